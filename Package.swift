@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+// Marquee: a kiosk renderer for Linux. See docs/architecture.md for the module graph.
+import PackageDescription
+
+/// C libraries come from Debian's -dev packages through pkg-config; each module map wraps one
+/// library and its shim header turns the macros Swift cannot import into prefixed inline functions.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Marquee",
+    products: [
+        .executable(name: "marquee", targets: ["marquee"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
+        systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
+        systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
+
+        .target(name: "MarqueeCore"),
+        .target(
+            name: "MarqueeRender",
+            dependencies: ["MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig"]
+        ),
+        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM"]),
+        .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
+        .target(
+            name: "MarqueeRuntime",
+            dependencies: ["MarqueeCore", "MarqueeRender", "MarqueeDisplay", "MarqueeProtocol"]
+        ),
+        .executableTarget(
+            name: "marquee",
+            dependencies: [
+                "MarqueeRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore", "MarqueeRender"], path: "Tests/MarqueeTestSupport"),
+        .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeRenderTests", dependencies: ["MarqueeRender", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeProtocolTests", dependencies: ["MarqueeProtocol", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,84 @@
+/// A running scroll (SPEC §3).
+public struct ScrollAnimation: Equatable, Sendable {
+    public var startOffset: Double
+    public var targetOffset: Double
+    /// Seconds; 0 jumps on the next frame.
+    public var duration: Double
+    public var curve: TimingCurve
+    /// The `targetTimestamp` of the animation's first frame; nil until that frame is drawn.
+    public var startTime: Double?
+    /// The progress of the last frame, to notice time going backwards.
+    public var lastProgress: Double = 0
+    /// Who asked for it (the protocol's command `seq`), echoed in the finished event.
+    public var tag: Int
+}
+
+/// Reported when a scroll ends: reached (`interrupted == false`) or replaced by a newer scroll.
+public struct ScrollFinished: Equatable, Sendable {
+    public var tag: Int
+    public var offset: Double
+    public var interrupted: Bool
+}
+
+/// Turns scroll requests into the offset of each frame. Time is passed in, never read: the caller
+/// hands over each frame's `targetTimestamp`, so the animator is a pure function of the frames'
+/// times and the requests.
+public struct ScrollAnimator: Sendable {
+    /// The offset of the last frame computed (and so presented).
+    public private(set) var presentedOffset: Double
+    public private(set) var animation: ScrollAnimation?
+
+    public init(offset: Double = 0) { presentedOffset = offset }
+
+    public var isAnimating: Bool { animation != nil }
+
+    /// Where the scroll is heading: the running animation's target, else the presented offset.
+    public var destination: Double { animation?.targetOffset ?? presentedOffset }
+
+    /// Starts a scroll from the presented offset (so a scroll replacing a running one does not
+    /// jump). Returns the replaced scroll's event, if one was running.
+    @discardableResult
+    public mutating func scroll(to target: Double, duration: Double, curve: TimingCurve, tag: Int) -> ScrollFinished? {
+        precondition(duration >= 0 && duration.isFinite && target.isFinite, "ScrollAnimator: bad scroll request")
+        let replaced = animation.map { ScrollFinished(tag: $0.tag, offset: presentedOffset, interrupted: true) }
+        animation = ScrollAnimation(startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
+        return replaced
+    }
+
+    /// Stops any scroll and places the offset (used when the deck changes under it).
+    @discardableResult
+    public mutating func jump(to offset: Double) -> ScrollFinished? {
+        let replaced = animation.map { ScrollFinished(tag: $0.tag, offset: offset, interrupted: true) }
+        animation = nil
+        presentedOffset = offset
+        return replaced
+    }
+
+    /// The offset for the frame that will be shown at `targetTime`; records it as presented.
+    /// Returns the finished event when this frame ends the animation (its offset is then exactly
+    /// the target).
+    public mutating func advance(to targetTime: Double) -> ScrollFinished? {
+        guard var running = animation else { return nil }
+        guard let startTime = running.startTime else {
+            // First frame: remember when the animation started; it draws the starting offset,
+            // unless there is nothing to animate.
+            if running.duration <= 0 { return finish(running) }
+            running.startTime = targetTime
+            animation = running
+            presentedOffset = running.startOffset
+            return nil
+        }
+        let progress = (targetTime - startTime) / running.duration
+        if progress >= 1 || progress < running.lastProgress { return finish(running) }
+        running.lastProgress = progress
+        animation = running
+        presentedOffset = running.startOffset + (running.targetOffset - running.startOffset) * running.curve.value(at: progress)
+        return nil
+    }
+
+    private mutating func finish(_ running: ScrollAnimation) -> ScrollFinished {
+        presentedOffset = running.targetOffset
+        animation = nil
+        return ScrollFinished(tag: running.tag, offset: running.targetOffset, interrupted: false)
+    }
+}

@@ -1,0 +1,37 @@
+/// One card of the collection (SPEC §2).
+public struct Card: Equatable, Sendable {
+    /// Unique across the deck.
+    public var id: String
+    public var title: String
+    /// May hold several lines, separated by "\n".
+    public var body: String
+    /// The card's own background; the deck style's card color when nil.
+    public var color: Color?
+    /// A bar along the card's left edge, when set.
+    public var accent: Color?
+    /// The card's own height in a `list` layout; ignored by `grid`.
+    public var height: Double?
+
+    public init(
+        id: String, title: String = "", body: String = "", color: Color? = nil, accent: Color? = nil,
+        height: Double? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.color = color
+        self.accent = accent
+        self.height = height
+    }
+}
+
+/// An ordered group of cards with an optional header title.
+public struct Section: Equatable, Sendable {
+    public var title: String?
+    public var cards: [Card]
+
+    public init(title: String? = nil, cards: [Card] = []) {
+        self.title = title
+        self.cards = cards
+    }
+}

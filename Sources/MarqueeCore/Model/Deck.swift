@@ -1,0 +1,102 @@
+/// What is shown: sections of cards, how they are laid out and how they look (docs/deck-format.md).
+public struct Deck: Equatable, Sendable {
+    public var sections: [Section]
+    public var layout: LayoutConfiguration
+    public var style: Style
+
+    public init(sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init()) {
+        self.sections = sections
+        self.layout = layout
+        self.style = style
+    }
+
+    public var cardCount: Int { sections.reduce(0) { $0 + $1.cards.count } }
+
+    /// The card at a global index (SPEC §2: cards counted across sections in order, from 0).
+    /// Linear in the number of sections, which is small next to the number of cards.
+    public func location(ofCardAt globalIndex: Int) -> (section: Int, item: Int)? {
+        guard globalIndex >= 0 else { return nil }
+        var remaining = globalIndex
+        for (sectionIndex, section) in sections.enumerated() {
+            if remaining < section.cards.count { return (sectionIndex, remaining) }
+            remaining -= section.cards.count
+        }
+        return nil
+    }
+
+    /// The global index of a card given by section and item, or nil when out of range.
+    public func globalIndex(section: Int, item: Int) -> Int? {
+        guard sections.indices.contains(section), sections[section].cards.indices.contains(item) else { return nil }
+        return sections[..<section].reduce(0) { $0 + $1.cards.count } + item
+    }
+
+    /// The global index of the card with this id. Linear: used for commands, never per frame.
+    public func globalIndex(ofCardWithID id: String) -> Int? {
+        var base = 0
+        for section in sections {
+            if let item = section.cards.firstIndex(where: { $0.id == id }) { return base + item }
+            base += section.cards.count
+        }
+        return nil
+    }
+
+    public func card(at globalIndex: Int) -> Card? {
+        guard let location = location(ofCardAt: globalIndex) else { return nil }
+        return sections[location.section].cards[location.item]
+    }
+}
+
+public enum LayoutKind: String, Equatable, Sendable {
+    case list
+    case grid
+}
+
+public struct EdgeInsets: Equatable, Sendable {
+    public var top: Double
+    public var left: Double
+    public var bottom: Double
+    public var right: Double
+
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+
+    public init(all value: Double) { self.init(top: value, left: value, bottom: value, right: value) }
+}
+
+/// How cards are placed (SPEC §2). Heights are fixed per layout; a card's own `height` overrides
+/// `cardHeight` in a list.
+public struct LayoutConfiguration: Equatable, Sendable {
+    public var kind: LayoutKind = .list
+    public var columns: Int = 1
+    public var insets = EdgeInsets(all: 40)
+    public var spacing: Double = 24
+    public var cardHeight: Double = 160
+    /// Height of a section header row (the header's title is drawn inside it).
+    public var headerHeight: Double = 64
+
+    public init() {}
+}
+
+/// How cards look (SPEC §6). Fonts are fontconfig patterns ("DejaVu Sans:bold").
+public struct Style: Equatable, Sendable {
+    public var background = Color(red: 0x1e, green: 0x24, blue: 0x30)
+    public var cardColor = Color.white
+    public var cardAlpha: Double = 0.92
+    public var cornerRadius: Double = 16
+    public var textColor = Color(red: 0x1a, green: 0x1a, blue: 0x1f)
+    public var headerColor = Color(red: 0xf2, green: 0xf2, blue: 0xf5)
+    public var titleFont = "DejaVu Sans:bold"
+    public var bodyFont = "DejaVu Sans"
+    public var headerFont = "DejaVu Sans:bold"
+    public var titleSize: Double = 40
+    public var bodySize: Double = 24
+    public var headerSize: Double = 32
+    public var padding: Double = 24
+    public var accentWidth: Double = 8
+
+    public init() {}
+}

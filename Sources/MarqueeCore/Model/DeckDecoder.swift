@@ -1,0 +1,259 @@
+/// Turns deck JSON into a `Deck`, checking every field and collecting every problem with its
+/// JSON path, so that `marquee check-deck` can report all of them at once.
+public struct DeckDecoder {
+    /// Limits that keep a hostile deck from costing unbounded memory or time later on.
+    public static let maximumCardHeight: Double = 100_000
+    public static let maximumColumns = 64
+
+    private var problems: [DeckProblem] = []
+
+    public static func decode(_ text: String) throws(DeckError) -> Deck {
+        try decode(bytes: Array(text.utf8))
+    }
+
+    public static func decode(bytes: [UInt8]) throws(DeckError) -> Deck {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw DeckError(problems: [DeckProblem(path: "", message: "not valid JSON: \(error)")])
+        }
+        return try decode(json)
+    }
+
+    public static func decode(_ json: JSONValue) throws(DeckError) -> Deck {
+        var decoder = DeckDecoder()
+        let deck = decoder.deck(json)
+        if !decoder.problems.isEmpty { throw DeckError(problems: decoder.problems) }
+        return deck
+    }
+
+    /// Decodes one card (used by protocol commands that carry card JSON).
+    public static func decodeCard(_ json: JSONValue, path: String = "card") throws(DeckError) -> Card {
+        var decoder = DeckDecoder()
+        let card = decoder.card(json, path: path)
+        if !decoder.problems.isEmpty { throw DeckError(problems: decoder.problems) }
+        return card ?? Card(id: "")
+    }
+
+    private mutating func report(_ path: String, _ message: String) {
+        problems.append(DeckProblem(path: path, message: message))
+    }
+
+    private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The members of an object, reporting unknown names (they are usually typos).
+    private mutating func members(_ json: JSONValue, path: String, allowed: Set<String>) -> [String: JSONValue]? {
+        guard case .object(let members) = json else {
+            report(path.isEmpty ? "(document)" : path, "expected an object, found \(json.typeName)")
+            return nil
+        }
+        var result: [String: JSONValue] = [:]
+        for member in members {
+            if allowed.contains(member.key) {
+                result[member.key] = member.value
+            } else {
+                let known = allowed.sorted().joined(separator: ", ")
+                report(Self.join(path, member.key), "unknown field (known fields: \(known))")
+            }
+        }
+        return result
+    }
+
+    private mutating func deck(_ json: JSONValue) -> Deck {
+        var deck = Deck()
+        guard let fields = members(json, path: "", allowed: ["sections", "layout", "style", "title"]) else {
+            return deck
+        }
+        if let title = fields["title"], case .string = title {} else if let title = fields["title"] {
+            report("title", "expected a string, found \(title.typeName)")
+        }
+        if let layout = fields["layout"] { deck.layout = self.layout(layout, path: "layout") }
+        if let style = fields["style"] { deck.style = self.style(style, path: "style") }
+        guard let sectionsJSON = fields["sections"] else {
+            report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
+            return deck
+        }
+        guard case .array(let sections) = sectionsJSON else {
+            report("sections", "expected an array, found \(sectionsJSON.typeName)")
+            return deck
+        }
+        var firstPathOfID: [String: String] = [:]
+        deck.sections.reserveCapacity(sections.count)
+        for (sectionIndex, sectionJSON) in sections.enumerated() {
+            let sectionPath = "sections[\(sectionIndex)]"
+            guard let sectionFields = members(sectionJSON, path: sectionPath, allowed: ["title", "cards"]) else {
+                continue
+            }
+            var section = Section()
+            if let title = sectionFields["title"] {
+                section.title = string(title, path: sectionPath + ".title")
+            }
+            if let cardsJSON = sectionFields["cards"] {
+                guard case .array(let cards) = cardsJSON else {
+                    report(sectionPath + ".cards", "expected an array, found \(cardsJSON.typeName)")
+                    continue
+                }
+                section.cards.reserveCapacity(cards.count)
+                for (cardIndex, cardJSON) in cards.enumerated() {
+                    let cardPath = "\(sectionPath).cards[\(cardIndex)]"
+                    guard let card = card(cardJSON, path: cardPath) else { continue }
+                    if let first = firstPathOfID[card.id] {
+                        report(cardPath + ".id", "duplicate id \"\(card.id)\" (first used at \(first))")
+                    } else {
+                        firstPathOfID[card.id] = cardPath
+                    }
+                    section.cards.append(card)
+                }
+            }
+            deck.sections.append(section)
+        }
+        return deck
+    }
+
+    private mutating func card(_ json: JSONValue, path: String) -> Card? {
+        let allowed: Set<String> = ["id", "title", "body", "color", "accent", "height"]
+        guard let fields = members(json, path: path, allowed: allowed) else { return nil }
+        guard let idJSON = fields["id"] else {
+            report(path + ".id", "missing (every card needs a unique id)")
+            return nil
+        }
+        guard let id = string(idJSON, path: path + ".id") else { return nil }
+        if id.isEmpty {
+            report(path + ".id", "must not be empty")
+            return nil
+        }
+        var card = Card(id: id)
+        if let title = fields["title"] { card.title = string(title, path: path + ".title") ?? "" }
+        if let body = fields["body"] { card.body = string(body, path: path + ".body") ?? "" }
+        if let color = fields["color"] { card.color = self.color(color, path: path + ".color") }
+        if let accent = fields["accent"] { card.accent = self.color(accent, path: path + ".accent") }
+        if let height = fields["height"] {
+            card.height = number(height, path: path + ".height", in: 1...Self.maximumCardHeight)
+        }
+        return card
+    }
+
+    private mutating func layout(_ json: JSONValue, path: String) -> LayoutConfiguration {
+        var layout = LayoutConfiguration()
+        let allowed: Set<String> = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
+        guard let fields = members(json, path: path, allowed: allowed) else { return layout }
+        if let typeJSON = fields["type"], let type = string(typeJSON, path: path + ".type") {
+            if let kind = LayoutKind(rawValue: type) {
+                layout.kind = kind
+                if kind == .grid { layout.columns = 2 }
+            } else {
+                report(path + ".type", "unknown layout \"\(type)\" (use \"list\" or \"grid\")")
+            }
+        }
+        if let columnsJSON = fields["columns"],
+            let columns = number(columnsJSON, path: path + ".columns", in: 1...Double(Self.maximumColumns))
+        {
+            if columns != columns.rounded() {
+                report(path + ".columns", "must be a whole number")
+            } else if layout.kind == .list && columns != 1 {
+                report(path + ".columns", "a list has one column (use \"type\": \"grid\")")
+            } else {
+                layout.columns = Int(columns)
+            }
+        }
+        if let insets = fields["insets"] { layout.insets = self.insets(insets, path: path + ".insets") }
+        if let spacing = fields["spacing"] {
+            layout.spacing = number(spacing, path: path + ".spacing", in: 0...10_000) ?? layout.spacing
+        }
+        if let height = fields["cardHeight"] {
+            layout.cardHeight = number(height, path: path + ".cardHeight", in: 1...Self.maximumCardHeight)
+                ?? layout.cardHeight
+        }
+        if let height = fields["headerHeight"] {
+            layout.headerHeight = number(height, path: path + ".headerHeight", in: 0...10_000) ?? layout.headerHeight
+        }
+        return layout
+    }
+
+    private mutating func insets(_ json: JSONValue, path: String) -> EdgeInsets {
+        let fallback = LayoutConfiguration().insets
+        if case .number = json {
+            return EdgeInsets(all: number(json, path: path, in: 0...10_000) ?? fallback.top)
+        }
+        guard let fields = members(json, path: path, allowed: ["top", "left", "bottom", "right"]) else {
+            return fallback
+        }
+        func side(_ name: String, _ value: Double) -> Double {
+            guard let json = fields[name] else { return value }
+            return number(json, path: "\(path).\(name)", in: 0...10_000) ?? value
+        }
+        return EdgeInsets(
+            top: side("top", fallback.top), left: side("left", fallback.left),
+            bottom: side("bottom", fallback.bottom), right: side("right", fallback.right))
+    }
+
+    private mutating func style(_ json: JSONValue, path: String) -> Style {
+        var style = Style()
+        let allowed: Set<String> = [
+            "background", "cardColor", "cardAlpha", "cornerRadius", "textColor", "headerColor", "titleFont",
+            "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth",
+        ]
+        guard let fields = members(json, path: path, allowed: allowed) else { return style }
+        func colorField(_ name: String, _ keyPath: WritableKeyPath<Style, Color>) {
+            if let json = fields[name], let color = color(json, path: "\(path).\(name)") { style[keyPath: keyPath] = color }
+        }
+        func numberField(_ name: String, _ keyPath: WritableKeyPath<Style, Double>, _ range: ClosedRange<Double>) {
+            if let json = fields[name], let value = number(json, path: "\(path).\(name)", in: range) {
+                style[keyPath: keyPath] = value
+            }
+        }
+        func fontField(_ name: String, _ keyPath: WritableKeyPath<Style, String>) {
+            guard let json = fields[name], let font = string(json, path: "\(path).\(name)") else { return }
+            if font.isEmpty { report("\(path).\(name)", "must name a font") } else { style[keyPath: keyPath] = font }
+        }
+        colorField("background", \.background)
+        colorField("cardColor", \.cardColor)
+        colorField("textColor", \.textColor)
+        colorField("headerColor", \.headerColor)
+        numberField("cardAlpha", \.cardAlpha, 0...1)
+        numberField("cornerRadius", \.cornerRadius, 0...1_000)
+        numberField("titleSize", \.titleSize, 1...500)
+        numberField("bodySize", \.bodySize, 1...500)
+        numberField("headerSize", \.headerSize, 1...500)
+        numberField("padding", \.padding, 0...1_000)
+        numberField("accentWidth", \.accentWidth, 0...1_000)
+        fontField("titleFont", \.titleFont)
+        fontField("bodyFont", \.bodyFont)
+        fontField("headerFont", \.headerFont)
+        return style
+    }
+
+    private mutating func string(_ json: JSONValue, path: String) -> String? {
+        guard case .string(let value) = json else {
+            report(path, "expected a string, found \(json.typeName)")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func number(_ json: JSONValue, path: String, in range: ClosedRange<Double>) -> Double? {
+        guard case .number(let value) = json else {
+            report(path, "expected a number, found \(json.typeName)")
+            return nil
+        }
+        guard range.contains(value) else {
+            report(path, "\(Self.format(value)) is out of range (\(Self.format(range.lowerBound))...\(Self.format(range.upperBound)))")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func color(_ json: JSONValue, path: String) -> Color? {
+        guard let text = string(json, path: path) else { return nil }
+        guard let color = Color(hex: text) else {
+            report(path, "\"\(text)\" is not a color (use #rgb, #rrggbb or #rrggbbaa)")
+            return nil
+        }
+        return color
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
+    }
+}

@@ -1,0 +1,32 @@
+/// What one frame draws, in drawing order: a pure description the renderer turns into pixels and
+/// the trace writes out (SPEC §9).
+public struct DisplayList: Sendable {
+    public enum Content: Equatable, Sendable {
+        /// A card: global index, and where it lives in the deck.
+        case card(index: Int, section: Int, item: Int)
+        /// A section's header.
+        case header(section: Int)
+    }
+
+    /// One drawn thing with its presented attributes (SPEC §5). `frame` is in viewport
+    /// coordinates: content y minus the scroll offset.
+    public struct Item: Equatable, Sendable {
+        public var content: Content
+        public var frame: Rect
+        public var alpha: Double = 1
+        public var scale: Double = 1
+        public var rotation: Double = 0
+
+        public init(content: Content, frame: Rect) {
+            self.content = content
+            self.frame = frame
+        }
+    }
+
+    public var background = Color.black
+    public var offset: Double = 0
+    public var percent: Double = 0
+    public var items: [Item] = []
+
+    public init() {}
+}
