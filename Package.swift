@@ -22,6 +22,8 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
+        // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "MarqueeCore"),
         .target(
@@ -32,7 +34,7 @@ let package = Package(
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",
-            dependencies: ["MarqueeCore", "MarqueeRender", "MarqueeDisplay", "MarqueeProtocol"]
+            dependencies: ["MarqueeCore", "MarqueeRender", "MarqueeDisplay", "MarqueeProtocol", "CLinux"]
         ),
         .executableTarget(
             name: "marquee",

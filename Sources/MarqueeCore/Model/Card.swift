@@ -1,5 +1,5 @@
 /// One card of the collection (SPEC §2).
-public struct Card: Equatable, Sendable {
+public struct Card: Hashable, Sendable {
     /// Unique across the deck.
     public var id: String
     public var title: String

@@ -30,6 +30,10 @@ public final class PixelBuffer: @unchecked Sendable {
         try body(UnsafeMutableBufferPointer(start: storage, count: stride * height))
     }
 
+    /// The first pixel. Valid for the buffer's lifetime; for C libraries that keep a pointer to
+    /// the frame (a pixman image over it), which must also keep the buffer alive.
+    public var baseAddress: UnsafeMutablePointer<UInt32> { storage }
+
     /// The pixel at (x, y) as 0x00RRGGBB.
     public func pixel(x: Int, y: Int) -> UInt32 {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "PixelBuffer.pixel: (\(x), \(y)) outside \(width)x\(height)")

@@ -21,6 +21,12 @@ public struct Scene: Sendable {
 
     public var presentedOffset: Double { animator.presentedOffset }
 
+    /// True while a change has been applied that no presented frame shows yet: a new deck, or a
+    /// scroll whose first frame has not been drawn. `snapshot` waits for that frame.
+    public var hasUnpresentedChange: Bool {
+        isDirty || (animator.animation.map { $0.startTime == nil } ?? false)
+    }
+
     /// Shows another deck, keeping the scroll offset where it still fits. A running scroll ends
     /// (its event is returned, marked interrupted).
     public mutating func replaceDeck(_ newDeck: Deck) -> ScrollFinished? {

@@ -1,0 +1,28 @@
+import MarqueeCore
+
+/// A place frames are shown: the software backend's memory, or (issue 4) a DRM CRTC or an fbdev
+/// device. The runtime renders into `frameBuffer()` and then calls `present`; the backend's
+/// `displayLink` times the frames.
+public protocol DisplayBackend: AnyObject {
+    /// "software", "drm" or "fbdev", for logs.
+    var name: String { get }
+    /// The size frames are rendered at (after rotation, when that lands).
+    var size: PixelSize { get }
+    var displayLink: DisplayLink { get }
+    /// The buffer to render the next frame into.
+    func frameBuffer() -> PixelBuffer
+    /// Shows the frame rendered into `frameBuffer()`, to be seen at `time.targetTimestamp`.
+    func present(_ buffer: PixelBuffer, at time: FrameTime) throws(DisplayError)
+    /// The frame presented last, as the viewer sees it (what `snapshot` writes).
+    func presentedFrame() -> PixelBuffer?
+    /// Restores what the display showed before Marquee took it (a no-op in memory).
+    func restore()
+}
+
+/// The backends `--backend` names.
+public enum BackendKind: String, CaseIterable, Sendable {
+    case auto
+    case drm
+    case fbdev
+    case software
+}

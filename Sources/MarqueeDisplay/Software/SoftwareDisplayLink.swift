@@ -1,0 +1,65 @@
+import MarqueeCore
+
+/// The software backend's display link: vblanks every `1 / refresh` seconds from time 0.
+///
+/// Virtual (the default): time moves only when a frame is drawn (to that frame's vblank) or when
+/// `advanceIdle(to:)` lets a `wait` pass, so scripted runs give the same frames on any machine,
+/// however loaded. Real time (`--realtime`): vblanks follow CLOCK_MONOTONIC from the start, and
+/// the run loop sleeps in `poll()` until the next one.
+public final class SoftwareDisplayLink: DisplayLink {
+    public let refreshPeriod: Double
+    public let isVirtual: Bool
+    /// Vblanks between frames, from `--max-fps` (1 when the cap is at or above the refresh rate).
+    public let vblanksPerFrame: Int64
+    private let origin: Double
+    private var virtualNow = 0.0
+    private var lastVblank: Int64 = -1
+    public private(set) var isFramePending = false
+
+    public init(refreshRate: Double, realtime: Bool, maximumFramesPerSecond: Double? = nil) {
+        precondition(refreshRate > 0 && refreshRate.isFinite, "SoftwareDisplayLink: refresh rate must be positive")
+        refreshPeriod = 1 / refreshRate
+        isVirtual = !realtime
+        origin = realtime ? MonotonicClock.now() : 0
+        if let cap = maximumFramesPerSecond, cap > 0, cap < refreshRate {
+            vblanksPerFrame = Int64((refreshRate / cap - 1e-9).rounded(.up))
+        } else {
+            vblanksPerFrame = 1
+        }
+    }
+
+    public var now: Double { isVirtual ? virtualNow : MonotonicClock.now() - origin }
+
+    public var pollDescriptor: Int32? { nil }
+
+    public func requestFrame() { isFramePending = true }
+
+    /// The first vblank the pending frame may use: not before now, and at least
+    /// `vblanksPerFrame` after the last frame's.
+    private func nextVblank() -> Int64 {
+        let notBeforeNow = Int64((now / refreshPeriod - 1e-9).rounded(.up))
+        return max(lastVblank < 0 ? 0 : lastVblank + vblanksPerFrame, notBeforeNow)
+    }
+
+    public func pollTimeoutMilliseconds() -> Int32 {
+        guard isFramePending else { return -1 }
+        if isVirtual { return 0 }
+        let wait = Double(nextVblank()) * refreshPeriod - now
+        return wait <= 0 ? 0 : Int32(min((wait * 1000).rounded(.up), 60_000))
+    }
+
+    public func dispatch() -> FrameTime? {
+        guard isFramePending else { return nil }
+        let vblank = nextVblank()
+        let time = Double(vblank) * refreshPeriod
+        if !isVirtual, now < time { return nil }
+        if isVirtual { virtualNow = max(virtualNow, time) }
+        lastVblank = vblank
+        isFramePending = false
+        return FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)
+    }
+
+    public func advanceIdle(to time: Double) {
+        if isVirtual { virtualNow = max(virtualNow, time) }
+    }
+}

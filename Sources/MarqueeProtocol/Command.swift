@@ -1,0 +1,55 @@
+import MarqueeCore
+
+/// One protocol command (SPEC §8), decoded and checked, not yet applied.
+public enum Command: Equatable, Sendable {
+    case scrollTo(ScrollTarget, ScrollOptions)
+    case scrollBy(ScrollAmount, ScrollOptions)
+    case wait(WaitCondition)
+    case snapshot(path: String)
+    case load(path: String)
+    case quit
+
+    /// The command's name as typed, for messages.
+    public var name: String {
+        switch self {
+        case .scrollTo: return "scroll-to"
+        case .scrollBy: return "scroll-by"
+        case .wait: return "wait"
+        case .snapshot: return "snapshot"
+        case .load: return "load"
+        case .quit: return "quit"
+        }
+    }
+}
+
+/// `duration=S` and `curve=NAME`; nil means the default (0.6 s, ease-in-out).
+public struct ScrollOptions: Equatable, Sendable {
+    public static let defaultDuration = 0.6
+
+    public var duration: Double?
+    public var curve: TimingCurve?
+
+    public init(duration: Double? = nil, curve: TimingCurve? = nil) {
+        self.duration = duration
+        self.curve = curve
+    }
+}
+
+public enum ScrollAmount: Equatable, Sendable {
+    /// Rows (cards in a list, grid rows).
+    case rows(Int)
+    case pixels(Double)
+}
+
+public enum WaitCondition: Equatable, Sendable {
+    case seconds(Double)
+    /// Until nothing animates.
+    case idle
+}
+
+/// One line of input as the decoder understood it: a command, or why it is not one. Every line
+/// that is neither blank nor a comment becomes exactly one of these, and so gets one reply.
+public enum DecodedLine: Equatable, Sendable {
+    case command(Command)
+    case invalid(String)
+}

@@ -1,0 +1,178 @@
+import MarqueeCore
+
+/// Why a line is not a command; the message goes back in the error reply.
+public struct CommandError: Error, Equatable, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Parses the text of one line into a `Command` (SPEC §8).
+public enum CommandParser {
+    /// Durations and waits longer than this are refused as mistakes (a day).
+    public static let maximumSeconds = 86_400.0
+
+    static let usage: [String: String] = [
+        "scroll-to": "scroll-to TARGET [duration=S] [curve=NAME]",
+        "scroll-by": "scroll-by N | scroll-by PXpx [duration=S] [curve=NAME]",
+        "wait": "wait SECONDS | wait idle",
+        "snapshot": "snapshot PATH.png",
+        "load": "load DECK.json",
+        "quit": "quit",
+    ]
+
+    /// nil for a blank line or a comment.
+    public static func parse(_ text: String) -> Result<Command, CommandError>? {
+        let words = tokenize(text)
+        guard let name = words.first else { return nil }
+        let arguments = Array(words.dropFirst())
+        do {
+            return .success(try command(name, arguments))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Splits at spaces and tabs, keeping `(...)` together (so `cubic-bezier(0, 0, 1, 1)` is one
+    /// word), and stops at a word that starts with `#` (a comment).
+    static func tokenize(_ text: String) -> [Substring] {
+        var words: [Substring] = []
+        var start: String.Index?
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if start == nil {
+                if character == " " || character == "\t" {
+                    index = text.index(after: index)
+                    continue
+                }
+                if character == "#" { break }
+                start = index
+            }
+            if character == "(" { depth += 1 }
+            if character == ")" { depth = max(0, depth - 1) }
+            if (character == " " || character == "\t"), depth == 0, let wordStart = start {
+                words.append(text[wordStart..<index])
+                start = nil
+            }
+            index = text.index(after: index)
+        }
+        if let start { words.append(text[start...]) }
+        return words
+    }
+
+    private static func command(_ name: Substring, _ arguments: [Substring]) throws(CommandError) -> Command {
+        switch name {
+        case "scroll-to":
+            guard let target = arguments.first else { throw missing("a target", for: "scroll-to") }
+            return .scrollTo(try scrollTarget(target), try scrollOptions(arguments.dropFirst(), command: "scroll-to"))
+        case "scroll-by":
+            guard let amount = arguments.first else { throw missing("an amount", for: "scroll-by") }
+            return .scrollBy(try scrollAmount(amount), try scrollOptions(arguments.dropFirst(), command: "scroll-by"))
+        case "wait":
+            guard arguments.count == 1 else { throw wrongCount("wait") }
+            if arguments[0] == "idle" { return .wait(.idle) }
+            return .wait(.seconds(try seconds(arguments[0], what: "wait")))
+        case "snapshot":
+            guard arguments.count == 1 else { throw wrongCount("snapshot") }
+            guard arguments[0].lowercased().hasSuffix(".png"), arguments[0].count > 4 else {
+                throw CommandError("snapshot: the path must end in .png (usage: \(usage["snapshot"]!))")
+            }
+            return .snapshot(path: String(arguments[0]))
+        case "load":
+            guard arguments.count == 1 else { throw wrongCount("load") }
+            return .load(path: String(arguments[0]))
+        case "quit":
+            guard arguments.isEmpty else { throw wrongCount("quit") }
+            return .quit
+        default:
+            let known = usage.keys.sorted().joined(separator: ", ")
+            throw CommandError("unknown command \"\(name.prefix(64))\" (known commands: \(known))")
+        }
+    }
+
+    private static func missing(_ what: String, for command: String) -> CommandError {
+        CommandError("\(command): missing \(what) (usage: \(usage[command]!))")
+    }
+
+    private static func wrongCount(_ command: String) -> CommandError {
+        CommandError("\(command): wrong number of arguments (usage: \(usage[command]!))")
+    }
+
+    static func scrollTarget(_ word: Substring) throws(CommandError) -> ScrollTarget {
+        switch word {
+        case "start": return .start
+        case "end": return .end
+        default: break
+        }
+        if word.hasSuffix("%") {
+            guard let percent = Double(word.dropLast()), percent.isFinite, (0...100).contains(percent) else {
+                throw CommandError("scroll-to: \"\(word.prefix(64))\" is not a percentage from 0% to 100%")
+            }
+            return .percent(percent)
+        }
+        if word.hasPrefix("offset:") {
+            guard let offset = Double(word.dropFirst("offset:".count)), offset.isFinite, offset >= 0 else {
+                throw CommandError("scroll-to: \"\(word.prefix(64))\" is not a pixel offset (offset:PX, PX ≥ 0)")
+            }
+            return .offset(offset)
+        }
+        if word.hasPrefix("id:") {
+            let id = word.dropFirst(3)
+            guard !id.isEmpty else { throw CommandError("scroll-to: id: needs a card id (id:ID)") }
+            return .cardID(String(id))
+        }
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0 else {
+                throw CommandError("scroll-to: \"\(word.prefix(64))\" is not SECTION:ITEM (two whole numbers ≥ 0)")
+            }
+            return .sectionItem(section: section, item: item)
+        }
+        guard let index = Int(word), index >= 0 else {
+            throw CommandError(
+                "scroll-to: unknown target \"\(word.prefix(64))\" (use a card index, S:I, id:ID, start, end, P% or offset:PX)")
+        }
+        return .card(index)
+    }
+
+    static func scrollAmount(_ word: Substring) throws(CommandError) -> ScrollAmount {
+        if word.hasSuffix("px") {
+            guard let pixels = Double(word.dropLast(2)), pixels.isFinite, abs(pixels) <= 1e9 else {
+                throw CommandError("scroll-by: \"\(word.prefix(64))\" is not a pixel distance (for example 120px or -80px)")
+            }
+            return .pixels(pixels)
+        }
+        guard let rows = Int(word), abs(rows) <= 1_000_000_000 else {
+            throw CommandError("scroll-by: \"\(word.prefix(64))\" is not a whole number of cards or a distance in px")
+        }
+        return .rows(rows)
+    }
+
+    static func scrollOptions(_ words: ArraySlice<Substring>, command: String) throws(CommandError) -> ScrollOptions {
+        var options = ScrollOptions()
+        for word in words {
+            if word.hasPrefix("duration=") {
+                options.duration = try seconds(word.dropFirst("duration=".count), what: "\(command) duration")
+            } else if word.hasPrefix("curve=") {
+                let name = String(word.dropFirst("curve=".count))
+                guard let curve = TimingCurve(name: name) else {
+                    throw CommandError(
+                        "\(command): unknown curve \"\(name.prefix(64))\" (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1])"
+                    )
+                }
+                options.curve = curve
+            } else {
+                throw CommandError("\(command): unknown option \"\(word.prefix(64))\" (usage: \(usage[command]!))")
+            }
+        }
+        return options
+    }
+
+    static func seconds(_ word: Substring, what: String) throws(CommandError) -> Double {
+        guard let value = Double(word), value.isFinite, value >= 0, value <= maximumSeconds else {
+            throw CommandError("\(what): \"\(word.prefix(64))\" is not a number of seconds from 0 to \(Int(maximumSeconds))")
+        }
+        return value
+    }
+}

@@ -1,0 +1,56 @@
+import MarqueeCore
+
+/// Card images kept across frames while a card's content and size are unchanged, bounded by
+/// memory: the least recently drawn images go first when the budget is exceeded.
+final class CardRasterCache {
+    struct Key: Hashable {
+        var card: Card
+        var width: Int
+        var height: Int
+    }
+
+    private struct Entry {
+        var image: PixmanImage
+        var lastUse: UInt64
+    }
+
+    private var entries: [Key: Entry] = [:]
+    private var clock: UInt64 = 0
+    private(set) var bytes = 0
+    let budgetBytes: Int
+    /// Images drawn (cache misses), for tests and the bench.
+    private(set) var rasterizedCount = 0
+
+    init(budgetBytes: Int) { self.budgetBytes = budgetBytes }
+
+    func image(for key: Key, make: () throws(RenderError) -> PixmanImage) throws(RenderError) -> PixmanImage {
+        clock += 1
+        if var entry = entries[key] {
+            entry.lastUse = clock
+            entries[key] = entry
+            return entry.image
+        }
+        let image = try make()
+        rasterizedCount += 1
+        entries[key] = Entry(image: image, lastUse: clock)
+        bytes += image.byteCount
+        if bytes > budgetBytes { evict(keepingUse: clock) }
+        return image
+    }
+
+    /// Drops least recently used images until within budget, never the one just made.
+    private func evict(keepingUse current: UInt64) {
+        let ordered = entries.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (key, entry) in ordered where bytes > budgetBytes && entry.lastUse != current {
+            bytes -= entry.image.byteCount
+            entries[key] = nil
+        }
+    }
+
+    func removeAll() {
+        entries.removeAll()
+        bytes = 0
+    }
+
+    var count: Int { entries.count }
+}

@@ -1,0 +1,88 @@
+import CPNG
+import Glibc
+import MarqueeCore
+
+/// PNG files through libpng's simplified API (`png_image_*`), which reports errors in a message
+/// instead of the longjmp of the classic API (a longjmp across Swift frames is undefined).
+public enum PNGFile {
+    /// Writes `buffer` as an RGB PNG. The file is written under a temporary name in the same folder
+    /// and renamed into place, so a reader never sees a half-written PNG and a failure leaves any
+    /// earlier file untouched.
+    public static func write(_ buffer: PixelBuffer, to path: String) throws(RenderError) {
+        var rgb = [UInt8](repeating: 0, count: buffer.width * buffer.height * 3)
+        buffer.withPixels { pixels in
+            var out = 0
+            for y in 0..<buffer.height {
+                for x in 0..<buffer.width {
+                    let pixel = pixels[y * buffer.stride + x]
+                    rgb[out] = UInt8((pixel >> 16) & 0xFF)
+                    rgb[out + 1] = UInt8((pixel >> 8) & 0xFF)
+                    rgb[out + 2] = UInt8(pixel & 0xFF)
+                    out += 3
+                }
+            }
+        }
+        var image = png_image()
+        image.version = marquee_png_image_version()
+        image.width = png_uint_32(buffer.width)
+        image.height = png_uint_32(buffer.height)
+        image.format = marquee_png_format_rgb()
+        let temporary = "\(path).tmp-\(getpid())"
+        let written = rgb.withUnsafeBytes { bytes in
+            png_image_write_to_file(&image, temporary, 0, bytes.baseAddress, png_int_32(buffer.width * 3), nil)
+        }
+        if written == 0 {
+            let reason = message(of: image)
+            png_image_free(&image)
+            unlink(temporary)
+            throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
+        }
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
+        }
+    }
+
+    /// Reads a PNG into a pixel buffer (alpha is dropped, as the screen has none).
+    public static func read(_ path: String) throws(RenderError) -> PixelBuffer {
+        var image = png_image()
+        image.version = marquee_png_image_version()
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            let reason = message(of: image)
+            png_image_free(&image)
+            throw RenderError(.pngReadFailed, "cannot read \(path): \(reason)")
+        }
+        image.format = marquee_png_format_rgba()
+        let width = Int(image.width)
+        let height = Int(image.height)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = rgba.withUnsafeMutableBytes { bytes in
+            png_image_finish_read(&image, nil, bytes.baseAddress, png_int_32(width * 4), nil)
+        }
+        guard finished != 0, width > 0, height > 0 else {
+            let reason = message(of: image)
+            png_image_free(&image)
+            throw RenderError(.pngReadFailed, "cannot read \(path): \(reason)")
+        }
+        let buffer = PixelBuffer(width: width, height: height)
+        buffer.withPixels { pixels in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    pixels[y * buffer.stride + x] =
+                        0xFF00_0000 | UInt32(rgba[i]) << 16 | UInt32(rgba[i + 1]) << 8 | UInt32(rgba[i + 2])
+                }
+            }
+        }
+        return buffer
+    }
+
+    private static func message(of image: png_image) -> String {
+        var copy = image.message
+        return withUnsafeBytes(of: &copy) { bytes in
+            let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            return text.isEmpty ? "unknown libpng error" : text
+        }
+    }
+}

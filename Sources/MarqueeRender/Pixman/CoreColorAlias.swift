@@ -1,0 +1,4 @@
+import MarqueeCore
+
+/// `Color` is a common name; this alias keeps the pixman extension unambiguous.
+typealias MarqueeCoreColor = MarqueeCore.Color

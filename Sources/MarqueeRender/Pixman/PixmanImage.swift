@@ -1,0 +1,82 @@
+import CPixman
+
+/// Owns one pixman image and, unless it wraps memory owned elsewhere, its pixels.
+/// Released with `pixman_image_unref` in `deinit`.
+public final class PixmanImage {
+    public let handle: OpaquePointer
+    public let width: Int
+    public let height: Int
+    /// Bytes per row.
+    public let stride: Int
+    private let ownedPixels: UnsafeMutableRawPointer?
+
+    /// A new zeroed image with its own memory (`pixman_image_create_bits`); `stride` is rounded up
+    /// to 4 bytes as pixman requires.
+    public init(format: pixman_format_code_t, width: Int, height: Int) throws(RenderError) {
+        let bitsPerPixel = Int((format.rawValue >> 24) & 0xFF)
+        let stride = ((width * bitsPerPixel + 7) / 8 + 3) & ~3
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: max(1, stride * height), alignment: 16)
+        pixels.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height))
+        guard
+            let handle = pixman_image_create_bits(
+                format, Int32(width), Int32(height), pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else {
+            pixels.deallocate()
+            throw RenderError(.imageCreationFailed, "pixman could not create a \(width)x\(height) image")
+        }
+        self.handle = handle
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.ownedPixels = pixels
+    }
+
+    /// Wraps memory that outlives the image (a frame's `PixelBuffer`).
+    public init(wrapping pixels: UnsafeMutableRawPointer, format: pixman_format_code_t, width: Int, height: Int, stride: Int)
+        throws(RenderError)
+    {
+        guard
+            let handle = pixman_image_create_bits(
+                format, Int32(width), Int32(height), pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { throw RenderError(.imageCreationFailed, "pixman could not wrap a \(width)x\(height) buffer") }
+        self.handle = handle
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.ownedPixels = nil
+    }
+
+    /// A one-color source image (`pixman_image_create_solid_fill`).
+    public init(solid color: pixman_color_t) throws(RenderError) {
+        var color = color
+        guard let handle = pixman_image_create_solid_fill(&color) else {
+            throw RenderError(.imageCreationFailed, "pixman could not create a solid fill")
+        }
+        self.handle = handle
+        self.width = 0
+        self.height = 0
+        self.stride = 0
+        self.ownedPixels = nil
+    }
+
+    deinit {
+        pixman_image_unref(handle)
+        ownedPixels?.deallocate()
+    }
+
+    public var byteCount: Int { stride * height }
+
+    /// The image's own pixels (nil for solid fills and wrapped memory).
+    public var pixels: UnsafeMutableRawPointer? { ownedPixels }
+}
+
+extension pixman_color_t {
+    /// pixman colors have 16 bits per channel; `alpha` scales nothing here (straight color).
+    init(_ color: MarqueeCoreColor, opacity: Double = 1) {
+        func wide(_ byte: UInt8) -> UInt16 { UInt16(byte) * 257 }
+        let alpha = UInt16((Double(color.alpha) / 255 * opacity * 65535).rounded())
+        // pixman expects premultiplied components in solid fills.
+        func premultiplied(_ byte: UInt8) -> UInt16 { UInt16((Double(wide(byte)) * Double(alpha) / 65535).rounded()) }
+        self.init(red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue), alpha: alpha)
+    }
+}

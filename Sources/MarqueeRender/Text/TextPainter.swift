@@ -1,0 +1,20 @@
+import CPixman
+
+/// Composites laid-out text onto a pixman image: each glyph's coverage mask straight from the
+/// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER).
+enum TextPainter {
+    static func draw(
+        _ line: TextLine, face: FontFace, color: PixmanImage, onto target: PixmanImage, x originX: Double, baseline: Double
+    ) {
+        let baselineY = Int(baseline.rounded())
+        for placed in line.glyphs {
+            let glyph = face.glyph(placed.index)
+            guard let mask = glyph.mask else { continue }
+            let x = Int((originX + placed.x).rounded()) + glyph.bearingX
+            let y = baselineY - glyph.bearingY
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, color.handle, mask.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
+                Int32(mask.width), Int32(mask.height))
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import MarqueeCore
+import MarqueeDisplay
+import MarqueeRender
+
+/// The SPEC §10 bench scene, rendered frame by frame into memory.
+public struct BenchRunner {
+    public struct Result {
+        public var width: Int
+        public var height: Int
+        public var frames: Int
+        public var cards: Int
+        public var frameMilliseconds: [Double]
+        public var frameCopyMilliseconds: Double
+
+        public var mean: Double { frameMilliseconds.reduce(0, +) / Double(frameMilliseconds.count) }
+        public var p50: Double { percentile(0.5) }
+        public var p99: Double { percentile(0.99) }
+
+        func percentile(_ fraction: Double) -> Double {
+            let sorted = frameMilliseconds.sorted()
+            let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[min(max(rank, 0), sorted.count - 1)]
+        }
+
+        public var jsonLine: String {
+            var json = JSONWriter()
+            json.beginObject()
+            json.member("scene", "cards-1080p")
+            json.member("width", width)
+            json.member("height", height)
+            json.member("frames", frames)
+            if cards != BenchRunner.defaultCards { json.member("cards", cards) }
+            json.member("mean_ms", Self.rounded(mean))
+            json.member("p50_ms", Self.rounded(p50))
+            json.member("p99_ms", Self.rounded(p99))
+            json.member("frame_copy_ms", Self.rounded(frameCopyMilliseconds))
+            json.member("p50_over_copy", Self.rounded(p50 / frameCopyMilliseconds))
+            json.endObject()
+            return json.string
+        }
+
+        public var table: String {
+            """
+            scene          cards-1080p (\(width)x\(height), \(cards) cards, \(frames) frames)
+            mean           \(Self.rounded(mean)) ms
+            p50            \(Self.rounded(p50)) ms
+            p99            \(Self.rounded(p99)) ms
+            frame copy     \(Self.rounded(frameCopyMilliseconds)) ms (memcpy of one frame, same run)
+            p50 / copy     \(Self.rounded(p50 / frameCopyMilliseconds))
+            """
+        }
+
+        static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    }
+
+    public static let defaultCards = 10_000
+
+    public let size: PixelSize
+    public let frames: Int
+    public let cards: Int
+
+    public init(size: PixelSize, frames: Int, cards: Int = defaultCards) {
+        self.size = size
+        self.frames = frames
+        self.cards = cards
+    }
+
+    /// The deck of SPEC §10: a list of `cards` white cards at alpha 0.92 with a bold title and
+    /// two body lines.
+    public static func deck(cards: Int) -> Deck {
+        var deck = Deck()
+        deck.layout.insets = EdgeInsets(all: 40)
+        deck.layout.spacing = 24
+        deck.layout.cardHeight = 160
+        deck.style.cornerRadius = 16
+        deck.style.cardColor = .white
+        deck.style.cardAlpha = 0.92
+        deck.style.titleFont = "DejaVu Sans:bold"
+        deck.style.titleSize = 40
+        deck.style.bodyFont = "DejaVu Sans"
+        deck.style.bodySize = 24
+        deck.style.padding = 24
+        deck.style.textColor = Color(red: 0x1a, green: 0x1a, blue: 0x1f)
+        let body = "Departure board, platform 4: next service in 3 minutes\nCalling at Alderley, Brightwater, Carrow and Dunmore"
+        var section = Section()
+        section.cards.reserveCapacity(cards)
+        for number in 0..<cards { section.cards.append(Card(id: "c\(number)", title: "Card \(number)", body: body)) }
+        deck.sections = [section]
+        return deck
+    }
+
+    public func run() throws(RuntimeError) -> Result {
+        let deck = Self.deck(cards: cards)
+        let renderer: Renderer
+        do {
+            renderer = try Renderer()
+            try renderer.prepare(style: deck.style)
+        } catch {
+            throw RuntimeError(error.message)
+        }
+        var scene = Scene(deck: deck, viewport: size)
+        var list = DisplayList()
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        let duration = 2.0
+        _ = scene.scroll(to: .card(cards / 2), duration: duration, curve: .easeInOut, tag: 0)
+        // Frame 0 starts the animation (f = 0) and warms the caches; frames 1...N are timed.
+        func render(_ k: Int) throws(RuntimeError) {
+            let target = duration * Double(k) / Double(frames)
+            _ = scene.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
+            list.background = Color(hue: 0.18 * list.percent, saturation: 1, brightness: 1)
+            do { try renderer.render(list, deck: scene.deck, into: buffer) } catch { throw RuntimeError(error.message) }
+        }
+        try render(0)
+        var times: [Double] = []
+        times.reserveCapacity(frames)
+        for k in 1...frames {
+            let start = MonotonicClock.now()
+            try render(k)
+            times.append((MonotonicClock.now() - start) * 1000)
+        }
+        return Result(
+            width: size.width, height: size.height, frames: frames, cards: cards, frameMilliseconds: times,
+            frameCopyMilliseconds: Self.frameCopyMilliseconds(size))
+    }
+
+    /// The median time of a memcpy of one frame, the yardstick for frame times.
+    static func frameCopyMilliseconds(_ size: PixelSize) -> Double {
+        let source = PixelBuffer(width: size.width, height: size.height)
+        let target = PixelBuffer(width: size.width, height: size.height)
+        target.copy(from: source)
+        var times: [Double] = []
+        for _ in 0..<31 {
+            let start = MonotonicClock.now()
+            target.copy(from: source)
+            times.append((MonotonicClock.now() - start) * 1000)
+        }
+        return times.sorted()[times.count / 2]
+    }
+}

@@ -1,0 +1,88 @@
+import Glibc
+
+/// Thin wrappers over the system calls the runtime makes, with EINTR retried in one place.
+enum SystemCall {
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let result = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// Writes all of `bytes`; returns false when the reader is gone (EPIPE) or the fd failed.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let result = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if result < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = Glibc.poll(&descriptor, 1, 1000)
+                    continue
+                }
+                return false
+            }
+            offset += result
+        }
+        return true
+    }
+
+    static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) -> Int32 {
+        while true {
+            let result = descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) }
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    static var errorText: String { String(cString: strerror(errno)) }
+}
+
+/// A buffered writer of lines to a file descriptor (stdout, the trace file). Lines are flushed
+/// when the buffer fills and whenever the loop is about to sleep, so a reader sees every reply
+/// before Marquee waits for more input.
+final class LineWriter {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private let flushThreshold: Int
+    /// False once a write failed (for stdout: the reader went away); later lines are dropped.
+    private(set) var isOpen = true
+    private let closesDescriptor: Bool
+
+    init(fd: Int32, flushThreshold: Int = 64 * 1024, closesDescriptor: Bool = false) {
+        self.fd = fd
+        self.flushThreshold = flushThreshold
+        self.closesDescriptor = closesDescriptor
+        buffer.reserveCapacity(flushThreshold + 4096)
+    }
+
+    deinit {
+        flush()
+        if closesDescriptor { close(fd) }
+    }
+
+    func writeLine(_ bytes: [UInt8]) {
+        guard isOpen else { return }
+        buffer.append(contentsOf: bytes)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        if isOpen { isOpen = buffer.withUnsafeBytes { SystemCall.writeAll(fd, $0) } }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Log lines on stderr, prefixed so they stand out from a script's own output.
+public enum Log {
+    public static func info(_ message: String) { write("marquee: \(message)\n") }
+    public static func error(_ message: String) { write("marquee: error: \(message)\n") }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { _ = SystemCall.writeAll(2, UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,20 @@
+import MarqueeCore
+import MarqueeDisplay
+
+/// Everything `marquee run` was asked to do (the command line, parsed and validated).
+public struct RunOptions: Sendable {
+    public var backend: BackendKind = .auto
+    public var deckPath: String?
+    public var size = PixelSize(width: 1280, height: 720)
+    public var refreshRate = 60.0
+    public var realtime = false
+    public var maximumFramesPerSecond: Double?
+    public var fontPath: String?
+    public var tracePath: String?
+    public var exitOnEndOfInput = false
+    /// Where commands come from and replies go (stdin and stdout; tests pass pipes).
+    public var inputDescriptor: Int32 = 0
+    public var outputDescriptor: Int32 = 1
+
+    public init() {}
+}

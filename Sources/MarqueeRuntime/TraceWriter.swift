@@ -1,0 +1,60 @@
+import Glibc
+import MarqueeCore
+
+/// Writes the frame trace of SPEC §9: one JSON line per presented frame. Outside tools read these
+/// field names; change them only with the SPEC.
+final class TraceWriter {
+    private let output: LineWriter
+    private var json = JSONWriter(reservingCapacity: 4096)
+
+    init(path: String) throws(RuntimeError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RuntimeError("cannot open trace file \(path): \(SystemCall.errorText)") }
+        output = LineWriter(fd: fd, flushThreshold: 256 * 1024, closesDescriptor: true)
+    }
+
+    /// `timestamp` and `target` are seconds since the first frame's timestamp.
+    func write(frame: Int, timestamp: Double, target: Double, list: DisplayList, deck: Deck) {
+        json.reset()
+        json.beginObject()
+        json.member("frame", frame)
+        json.member("timestamp", timestamp)
+        json.member("target", target)
+        json.key("offset")
+        json.beginArray()
+        json.value(0)
+        json.value(list.offset)
+        json.endArray()
+        json.key("percent")
+        json.beginArray()
+        json.value(0)
+        json.value(list.percent)
+        json.endArray()
+        json.member("background", list.background.hexString)
+        json.key("cards")
+        json.beginArray()
+        for item in list.items {
+            json.beginObject()
+            switch item.content {
+            case .card(let index, let section, let itemIndex):
+                json.member("id", deck.sections[section].cards[itemIndex].id)
+                json.member("index", index)
+            case .header(let section):
+                json.member("header", section)
+            }
+            json.member("x", item.frame.x)
+            json.member("y", item.frame.y)
+            json.member("w", item.frame.width)
+            json.member("h", item.frame.height)
+            json.member("alpha", item.alpha)
+            json.member("scale", item.scale)
+            json.member("rotation", item.rotation)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        output.writeLine(json.bytes)
+    }
+
+    func flush() { output.flush() }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import MarqueeCore
+import MarqueeDisplay
+import MarqueeRuntime
+
+extension BackendKind: ExpressibleByArgument {}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a deck and follow commands on standard input.",
+        discussion: """
+            Commands (one per line; docs/protocol.md has them all):
+              scroll-to TARGET [duration=S] [curve=NAME]   TARGET: index, S:I, id:ID, start, end, P%, offset:PX
+              scroll-by N | scroll-by PXpx [duration=S] [curve=NAME]
+              wait SECONDS | wait idle
+              snapshot PATH.png
+              load DECK.json
+              quit
+
+            Examples:
+              marquee run --deck docs/examples/departures.json
+              printf 'scroll-to 20 duration=1 curve=linear\\nwait idle\\nsnapshot /tmp/a.png\\n' | marquee run --trace /tmp/t.jsonl
+              marquee run --realtime < commands.txt
+            """
+    )
+
+    @Option(help: "auto, drm, fbdev or software. auto picks the best available and says which on stderr.")
+    var backend: BackendKind = .auto
+
+    @Option(help: "The deck file (JSON, docs/deck-format.md). Without it, a built-in demo deck is shown.")
+    var deck: String?
+
+    @Option(help: "Frame size for the software backend, WxH.")
+    var size: String = "1280x720"
+
+    @Option(help: "Refresh rate of the software backend's display link, in Hz.")
+    var refresh: Double = 60
+
+    @Flag(help: "Pace the software backend by the wall clock instead of its virtual clock.")
+    var realtime = false
+
+    @Option(name: .customLong("max-fps"), help: "Never render more often than this many frames per second.")
+    var maxFPS: Double?
+
+    @Option(help: "A font file used for all text instead of the deck's fontconfig fonts.")
+    var font: String?
+
+    @Option(help: "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\").")
+    var trace: String?
+
+    @Flag(name: .customLong("exit-on-eof"), help: "Exit when standard input ends (the software backend always does).")
+    var exitOnEOF = false
+
+    func validate() throws {
+        guard PixelSize(parsing: size) != nil else {
+            throw ValidationError("--size must be WxH with each side from 1 to 16384, for example 1280x720 (got \"\(size)\")")
+        }
+        guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
+            throw ValidationError("--refresh must be a rate from 1 to 1000 Hz (got \(refresh))")
+        }
+        if let maxFPS, !(maxFPS.isFinite && maxFPS >= 1 && maxFPS <= 1000) {
+            throw ValidationError("--max-fps must be from 1 to 1000 (got \(maxFPS))")
+        }
+    }
+
+    var options: RunOptions {
+        var options = RunOptions()
+        options.backend = backend
+        options.deckPath = deck
+        options.size = PixelSize(parsing: size)!
+        options.refreshRate = refresh
+        options.realtime = realtime
+        options.maximumFramesPerSecond = maxFPS
+        options.fontPath = font
+        options.tracePath = trace
+        options.exitOnEndOfInput = exitOnEOF
+        return options
+    }
+
+    func run() throws {
+        let status: Int32
+        do throws(RuntimeError) {
+            status = try Session(options: options).run()
+        } catch {
+            Log.error(error.message)
+            throw ExitCode.failure
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
