@@ -18,6 +18,12 @@ public struct ScrollFinished: Equatable, Sendable {
     public var tag: Int
     public var offset: Double
     public var interrupted: Bool
+
+    public init(tag: Int, offset: Double, interrupted: Bool) {
+        self.tag = tag
+        self.offset = offset
+        self.interrupted = interrupted
+    }
 }
 
 /// Turns scroll requests into the offset of each frame. Time is passed in, never read: the caller

@@ -1,0 +1,57 @@
+import MarqueeCore
+import XCTest
+
+final class DeckDecoderTests: XCTestCase {
+    func testDecodesAFullDeck() throws {
+        let deck = try DeckDecoder.decode(
+            """
+            {"layout": {"type": "grid", "columns": 3, "insets": {"top": 10, "left": 20}, "spacing": 8, "cardHeight": 120},
+             "style": {"background": "#102030", "cardAlpha": 0.5, "titleFont": "DejaVu Sans:bold", "titleSize": 30},
+             "sections": [{"title": "One", "cards": [{"id": "a", "title": "A", "body": "x\\ny", "color": "#fff", "accent": "#ff000080"}]},
+                          {"cards": []}]}
+            """)
+        XCTAssertEqual(deck.layout.kind, .grid)
+        XCTAssertEqual(deck.layout.columns, 3)
+        XCTAssertEqual(deck.layout.insets, EdgeInsets(top: 10, left: 20, bottom: 40, right: 40))
+        XCTAssertEqual(deck.style.background, Color(red: 0x10, green: 0x20, blue: 0x30))
+        XCTAssertEqual(deck.sections[0].cards[0].accent, Color(red: 255, green: 0, blue: 0, alpha: 0x80))
+        XCTAssertEqual(deck.sections[0].cards[0].body, "x\ny")
+        XCTAssertNil(deck.sections[1].title)
+    }
+
+    func testReportsEveryProblemWithItsPath() {
+        let text = """
+            {"sections": [
+              {"cards": [{"id": "c1"}, {"id": "c2"}]},
+              {"title": 5, "cards": [{"id": "c3", "height": -1}, {"title": "no id"}]},
+              {"cards": [{"id": "c1", "color": "red", "colour": "#fff"}]}
+            ], "layout": {"type": "spiral"}, "style": {"cardAlpha": 2}}
+            """
+        XCTAssertThrowsError(try DeckDecoder.decode(text)) { error in
+            let lines = (error as! DeckError).problems.map(\.description)
+            XCTAssertTrue(lines.contains("sections[1].title: expected a string, found a number"), "\(lines)")
+            XCTAssertTrue(lines.contains("sections[1].cards[0].height: -1 is out of range (1...100000)"), "\(lines)")
+            XCTAssertTrue(lines.contains("sections[1].cards[1].id: missing (every card needs a unique id)"), "\(lines)")
+            XCTAssertTrue(lines.contains { $0.hasPrefix("sections[2].cards[0].id: duplicate id \"c1\"") }, "\(lines)")
+            XCTAssertTrue(lines.contains { $0.hasPrefix("sections[2].cards[0].color: \"red\" is not a color") }, "\(lines)")
+            XCTAssertTrue(lines.contains { $0.hasPrefix("sections[2].cards[0].colour: unknown field") }, "\(lines)")
+            XCTAssertTrue(lines.contains { $0.hasPrefix("layout.type: unknown layout \"spiral\"") }, "\(lines)")
+            XCTAssertTrue(lines.contains("style.cardAlpha: 2 is out of range (0...1)"), "\(lines)")
+            XCTAssertEqual(lines.count, 8, "\(lines)")
+        }
+    }
+
+    func testInvalidJSONIsOneProblemWithAPosition() {
+        XCTAssertThrowsError(try DeckDecoder.decode("{\"sections\": [}")) { error in
+            XCTAssertTrue("\(error)".contains("line 1, column 15"), "\(error)")
+        }
+    }
+
+    func testDemoDeckIsARealisticBoard() {
+        let deck = DemoDeck.make()
+        XCTAssertGreaterThanOrEqual(deck.sections.count, 3)
+        XCTAssertGreaterThanOrEqual(deck.cardCount, 40)
+        let ids = deck.sections.flatMap { $0.cards.map(\.id) }
+        XCTAssertEqual(Set(ids).count, ids.count, "ids are unique")
+    }
+}

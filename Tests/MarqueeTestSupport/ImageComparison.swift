@@ -1,0 +1,69 @@
+import Glibc
+import MarqueeCore
+import MarqueeRender
+
+/// Compares a rendered frame with a reference PNG.
+///
+/// Tolerance: a pixel matches when each of its channels is within `channelTolerance` levels
+/// of the reference; the image matches when at most `allowedMismatchFraction` of its pixels do not
+/// (anti-aliasing may differ by a level between FreeType and pixman builds). On a mismatch the
+/// rendered frame is written beside the reference as `NAME_err.png`, with the mismatching pixels
+/// painted magenta, so a person can see what changed.
+/// Set MARQUEE_UPDATE_GOLDENS=1 to (re)write the references from the current output.
+public struct ImageComparison {
+    public static let channelTolerance: UInt32 = 4
+    public static let allowedMismatchFraction = 0.002
+
+    public struct Outcome: CustomStringConvertible {
+        public var matches: Bool
+        public var mismatchedPixels: Int
+        public var totalPixels: Int
+        public var errorImagePath: String?
+        public var description: String {
+            "\(mismatchedPixels) of \(totalPixels) pixels differ by more than \(ImageComparison.channelTolerance) levels"
+                + (errorImagePath.map { "; see \($0)" } ?? "")
+        }
+    }
+
+    public static func compare(_ frame: PixelBuffer, withReference path: String) throws -> Outcome {
+        if getenv("MARQUEE_UPDATE_GOLDENS") != nil {
+            try PNGFile.write(frame, to: path)
+        }
+        let reference = try PNGFile.read(path)
+        let total = frame.width * frame.height
+        guard reference.width == frame.width, reference.height == frame.height else {
+            let errorPath = errorImagePath(for: path)
+            try PNGFile.write(frame, to: errorPath)
+            return Outcome(matches: false, mismatchedPixels: total, totalPixels: total, errorImagePath: errorPath)
+        }
+        let marked = PixelBuffer(width: frame.width, height: frame.height)
+        marked.copy(from: frame)
+        var mismatched = 0
+        for y in 0..<frame.height {
+            for x in 0..<frame.width where !close(frame.pixel(x: x, y: y), reference.pixel(x: x, y: y)) {
+                mismatched += 1
+                marked.withPixels { $0[y * marked.stride + x] = 0xFFFF_00FF }
+            }
+        }
+        let matches = Double(mismatched) <= allowedMismatchFraction * Double(total)
+        var errorPath: String?
+        if !matches {
+            errorPath = errorImagePath(for: path)
+            try PNGFile.write(marked, to: errorPath!)
+        }
+        return Outcome(matches: matches, mismatchedPixels: mismatched, totalPixels: total, errorImagePath: errorPath)
+    }
+
+    static func close(_ a: UInt32, _ b: UInt32) -> Bool {
+        for shift: UInt32 in [0, 8, 16] {
+            let left = (a >> shift) & 0xFF
+            let right = (b >> shift) & 0xFF
+            if (left > right ? left - right : right - left) > channelTolerance { return false }
+        }
+        return true
+    }
+
+    static func errorImagePath(for path: String) -> String {
+        (path.hasSuffix(".png") ? String(path.dropLast(4)) : path) + "_err.png"
+    }
+}
