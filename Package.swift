@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeRenderTests", dependencies: ["MarqueeRender", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeProtocolTests", dependencies: ["MarqueeProtocol", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeRender", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -30,6 +30,8 @@ public struct ScrollFinished: Equatable, Sendable {
 /// hands over each frame's `targetTimestamp`, so the animator is a pure function of the frames'
 /// times and the requests.
 public struct ScrollAnimator: Sendable {
+    static let progressTolerance = 1e-9
+
     /// The offset of the last frame computed (and so presented).
     public private(set) var presentedOffset: Double
     public private(set) var animation: ScrollAnimation?
@@ -75,7 +77,9 @@ public struct ScrollAnimator: Sendable {
             return nil
         }
         let progress = (targetTime - startTime) / running.duration
-        if progress >= 1 || progress < running.lastProgress { return finish(running) }
+        // Vblank times are multiples of a period that is rarely exact in binary (1/60), so a
+        // duration that is a whole number of frames can land a rounding error short of 1.
+        if progress >= 1 - Self.progressTolerance || progress < running.lastProgress { return finish(running) }
         running.lastProgress = progress
         animation = running
         presentedOffset = running.startOffset + (running.targetOffset - running.startOffset) * running.curve.value(at: progress)

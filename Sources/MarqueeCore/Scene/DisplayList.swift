@@ -1,7 +1,7 @@
 /// What one frame draws, in drawing order: a pure description the renderer turns into pixels and
 /// the trace writes out (SPEC §9).
 public struct DisplayList: Sendable {
-    public enum Content: Equatable, Sendable {
+    public enum Content: Hashable, Sendable {
         /// A card: global index, and where it lives in the deck.
         case card(index: Int, section: Int, item: Int)
         /// A section's header.

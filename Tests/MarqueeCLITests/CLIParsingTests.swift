@@ -1,0 +1,79 @@
+import ArgumentParser
+import MarqueeCore
+import MarqueeDisplay
+import XCTest
+
+@testable import marquee
+
+final class CLIParsingTests: XCTestCase {
+    func testRunIsTheDefaultSubcommand() throws {
+        let command = try Marquee.parseAsRoot([])
+        XCTAssertTrue(command is Run)
+        let explicit = try Marquee.parseAsRoot(["--size", "800x600"])
+        XCTAssertEqual((explicit as? Run)?.options.size, PixelSize(width: 800, height: 600))
+    }
+
+    func testRunOptions() throws {
+        let run = try XCTUnwrap(
+            Marquee.parseAsRoot([
+                "run", "--backend", "software", "--deck", "d.json", "--size", "1920x1080", "--refresh", "50", "--realtime",
+                "--max-fps", "30", "--font", "/f.ttf", "--trace", "/t.jsonl", "--exit-on-eof",
+            ]) as? Run)
+        let options = run.options
+        XCTAssertEqual(options.backend, .software)
+        XCTAssertEqual(options.deckPath, "d.json")
+        XCTAssertEqual(options.size, PixelSize(width: 1920, height: 1080))
+        XCTAssertEqual(options.refreshRate, 50)
+        XCTAssertTrue(options.realtime)
+        XCTAssertEqual(options.maximumFramesPerSecond, 30)
+        XCTAssertEqual(options.fontPath, "/f.ttf")
+        XCTAssertEqual(options.tracePath, "/t.jsonl")
+        XCTAssertTrue(options.exitOnEndOfInput)
+    }
+
+    func testDefaults() throws {
+        let options = try XCTUnwrap(Marquee.parseAsRoot(["run"]) as? Run).options
+        XCTAssertEqual(options.backend, .auto)
+        XCTAssertEqual(options.size, PixelSize(width: 1280, height: 720))
+        XCTAssertEqual(options.refreshRate, 60)
+        XCTAssertFalse(options.realtime)
+        XCTAssertNil(options.deckPath)
+    }
+
+    func testBadValuesAreRejectedWithAMessage() {
+        for arguments in [
+            ["run", "--size", "1280"], ["run", "--size", "0x10"], ["run", "--size", "axb"], ["run", "--refresh", "0"],
+            ["run", "--backend", "x11"], ["run", "--max-fps", "-5"], ["bench", "--frames", "0"], ["check-deck"],
+        ] {
+            XCTAssertThrowsError(try Marquee.parseAsRoot(arguments), "\(arguments)") { error in
+                XCTAssertFalse(Marquee.message(for: error).isEmpty)
+            }
+        }
+        XCTAssertTrue(
+            Marquee.message(for: catchError { try Marquee.parseAsRoot(["run", "--size", "big"]) }).contains("WxH"))
+    }
+
+    func testSubcommands() throws {
+        XCTAssertEqual((try Marquee.parseAsRoot(["check-deck", "x.json"]) as? CheckDeck)?.file, "x.json")
+        let bench = try XCTUnwrap(Marquee.parseAsRoot(["bench", "--frames", "10", "--json"]) as? Bench)
+        XCTAssertEqual(bench.frames, 10)
+        XCTAssertTrue(bench.json)
+    }
+
+    func testHelpNamesEveryOption() {
+        let help = Marquee.helpMessage(for: Run.self)
+        for option in ["--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace", "--exit-on-eof"] {
+            XCTAssertTrue(help.contains(option), option)
+        }
+        XCTAssertTrue(help.contains("scroll-to TARGET"))
+    }
+
+    private func catchError(_ body: () throws -> Any) -> Error {
+        do {
+            _ = try body()
+            return CleanExit.message("no error")
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import MarqueeCore
+import MarqueeProtocol
+import XCTest
+
+final class CommandDecoderTests: XCTestCase {
+    let session = Array(
+        """
+        # a scripted show
+        scroll-to end duration=1
+
+        scroll-to 3:2 curve=cubic-bezier(0.25, 0.1, 0.25, 1) duration=0.5\r
+        scroll-by -2
+        scroll-by 120px duration=0
+        wait 0.25
+        wait idle   # trailing comment
+        snapshot /tmp/a.png
+        bogus
+        load deck.json
+        quit
+        """.utf8)
+
+    var expected: [DecodedLine] {
+        [
+            .command(.scrollTo(.end, ScrollOptions(duration: 1))),
+            .command(.scrollTo(.sectionItem(section: 3, item: 2), ScrollOptions(duration: 0.5, curve: TimingCurve(name: "cubic-bezier(0.25,0.1,0.25,1)")))),
+            .command(.scrollBy(.rows(-2), ScrollOptions())),
+            .command(.scrollBy(.pixels(120), ScrollOptions(duration: 0))),
+            .command(.wait(.seconds(0.25))),
+            .command(.wait(.idle)),
+            .command(.snapshot(path: "/tmp/a.png")),
+            .invalid("unknown command \"bogus\" (known commands: load, quit, scroll-by, scroll-to, snapshot, wait)"),
+            .command(.load(path: "deck.json")),
+            .command(.quit),
+        ]
+    }
+
+    func testWholeChunk() {
+        var decoder = CommandDecoder()
+        var output: [DecodedLine] = []
+        decoder.feed(session, into: &output)
+        decoder.finish(into: &output)
+        XCTAssertEqual(output, expected)
+    }
+
+    func testOneByteAtATime() {
+        var decoder = CommandDecoder()
+        var output: [DecodedLine] = []
+        for byte in session { decoder.feed([byte], into: &output) }
+        XCTAssertEqual(output.count, expected.count - 1, "the last line has no newline yet")
+        decoder.finish(into: &output)
+        XCTAssertEqual(output, expected)
+    }
+
+    func testEverySplitPointGivesTheSameLines() {
+        for split in stride(from: 0, through: session.count, by: 7) {
+            var decoder = CommandDecoder()
+            var output: [DecodedLine] = []
+            decoder.feed(session[..<split], into: &output)
+            decoder.feed(session[split...], into: &output)
+            decoder.finish(into: &output)
+            XCTAssertEqual(output, expected, "split at \(split)")
+        }
+    }
+
+    func testOverlongLineIsDiscardedWithOneError() {
+        var decoder = CommandDecoder()
+        var output: [DecodedLine] = []
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: CommandDecoder.maximumLineBytes + 10)
+        decoder.feed(Array("quit\n".utf8) + long, into: &output)
+        XCTAssertEqual(output, [.command(.quit)])
+        decoder.feed(long, into: &output)
+        decoder.feed(Array("\nquit\n".utf8), into: &output)
+        XCTAssertEqual(output.count, 3)
+        XCTAssertEqual(output[2], .command(.quit))
+        guard case .invalid(let message) = output[1] else { return XCTFail("expected an error") }
+        XCTAssertTrue(message.contains("longer than 65536"))
+    }
+
+    func testBadBytesAreErrors() {
+        XCTAssertEqual(CommandDecoder.decode(line: [0x71, 0x00]), .invalid("line contains a NUL byte"))
+        XCTAssertEqual(CommandDecoder.decode(line: [0x71, 0xFF]), .invalid("line is not valid UTF-8"))
+        XCTAssertNil(CommandDecoder.decode(line: Array("   ".utf8)))
+        XCTAssertNil(CommandDecoder.decode(line: Array("  # note".utf8)))
+    }
+}

@@ -1,0 +1,50 @@
+import Glibc
+import MarqueeCore
+import MarqueeRender
+import XCTest
+
+final class RendererTests: XCTestCase {
+    func testMissingFontsAreClearErrors() {
+        XCTAssertThrowsError(try Renderer(fontOverride: "/nonexistent/font.ttf")) { error in
+            XCTAssertEqual((error as? RenderError)?.code, .fontUnreadable)
+            XCTAssertTrue("\(error)".contains("/nonexistent/font.ttf"))
+        }
+        XCTAssertThrowsError(try FontLocator().path(for: "No Such Family Anywhere")) { error in
+            XCTAssertEqual((error as? RenderError)?.code, .fontNotFound)
+            XCTAssertTrue("\(error)".contains("No Such Family Anywhere"))
+        }
+    }
+
+    func testCardRastersAreReusedAcrossFrames() throws {
+        var deck = Deck()
+        deck.sections = [Section(cards: (0..<20).map { Card(id: "c\($0)", title: "Card \($0)") })]
+        var scene = Scene(deck: deck, viewport: PixelSize(width: 400, height: 400))
+        let renderer = try Renderer()
+        let buffer = PixelBuffer(width: 400, height: 400)
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 0.1), into: &list)
+        try renderer.render(list, deck: deck, into: buffer)
+        var drawn = Set(list.items.map(\.content))
+        XCTAssertEqual(renderer.rasterizedCardCount, drawn.count)
+        for offset in [30.0, 75.5, 140, 90] {
+            _ = scene.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 1)
+            _ = scene.frame(at: FrameTime(timestamp: 0.1, targetTimestamp: 0.2), into: &list)
+            try renderer.render(list, deck: deck, into: buffer)
+            drawn.formUnion(list.items.map(\.content))
+        }
+        XCTAssertEqual(renderer.rasterizedCardCount, drawn.count, "each card is drawn once, however often it moves")
+    }
+
+    func testPNGRoundTripAndAtomicWrite() throws {
+        let buffer = PixelBuffer(width: 7, height: 5)
+        buffer.withPixels { pixels in for i in pixels.indices { pixels[i] = 0xFF00_0000 | UInt32(i * 0x030507) & 0xFFFFFF } }
+        let path = "/tmp/marquee-test-\(getpid()).png"
+        defer { unlink(path) }
+        try PNGFile.write(buffer, to: path)
+        let read = try PNGFile.read(path)
+        for y in 0..<5 { for x in 0..<7 { XCTAssertEqual(read.pixel(x: x, y: y), buffer.pixel(x: x, y: y)) } }
+        XCTAssertThrowsError(try PNGFile.write(buffer, to: "/nonexistent-folder/a.png")) { error in
+            XCTAssertTrue("\(error)".contains("/nonexistent-folder/a.png"))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Glibc
+import MarqueeCore
+import MarqueeRuntime
+import XCTest
+
+/// Runs a real `Session` on the software backend with a script as its input, collecting the reply
+/// lines and the frame trace.
+struct SessionRun {
+    var replies: [JSONValue]
+    var trace: [JSONValue]
+    var status: Int32
+}
+
+enum SessionHarness {
+    static let scratch: String = {
+        let path = "/tmp/marquee-tests-\(getpid())"
+        mkdir(path, 0o755)
+        return path
+    }()
+
+    static func writeFile(_ path: String, _ text: String) {
+        let file = fopen(path, "w")!
+        fputs(text, file)
+        fclose(file)
+    }
+
+    static func readFile(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func jsonLines(_ text: String) throws -> [JSONValue] {
+        try text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    }
+
+    static func run(_ script: String, deckPath: String? = nil, size: PixelSize = PixelSize(width: 640, height: 480)) throws -> SessionRun {
+        let name = "\(scratch)/run-\(UInt64.random(in: 0..<UInt64.max))"
+        let inputPath = name + ".in"
+        let outputPath = name + ".out"
+        let tracePath = name + ".trace"
+        writeFile(inputPath, script)
+        let input = open(inputPath, O_RDONLY)
+        let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer {
+            close(input)
+            close(output)
+        }
+        var options = RunOptions()
+        options.backend = .software
+        options.deckPath = deckPath
+        options.size = size
+        options.tracePath = tracePath
+        options.inputDescriptor = input
+        options.outputDescriptor = output
+        let status = try Session(options: options).run()
+        return SessionRun(
+            replies: try jsonLines(readFile(outputPath)), trace: try jsonLines(readFile(tracePath)), status: status)
+    }
+}
+
+extension JSONValue {
+    var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+    var array: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+    var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+    /// The y of a trace line's `offset`.
+    var offsetY: Double { self["offset"]!.array![1].number! }
+}

@@ -1,0 +1,136 @@
+import MarqueeCore
+import MarqueeRuntime
+import MarqueeTestSupport
+import XCTest
+
+final class SessionTests: XCTestCase {
+    let size = PixelSize(width: 640, height: 480)
+
+    /// The demo deck's layout at the test size, to check the trace against.
+    var layout: CollectionLayout { CollectionLayout(deck: DemoDeck.make(), viewport: size) }
+
+    func testScriptedScrollFollowsTheCurveAtEachTargetTime() throws {
+        let run = try SessionHarness.run("scroll-to end duration=1\nwait idle\nquit\n", size: size)
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.replies.count, 4)
+        XCTAssertEqual(run.replies[0], try JSONParser.parse(#"{"seq":1,"ok":true}"#))
+        XCTAssertEqual(run.replies[1]["event"]?.string, "scroll-finished")
+        XCTAssertEqual(run.replies[1]["seq"]?.number, 1)
+        XCTAssertEqual(run.replies[1]["offset"]?.number, layout.maxOffset)
+        XCTAssertEqual(run.replies[2], try JSONParser.parse(#"{"seq":2,"ok":true}"#))
+        XCTAssertEqual(run.replies[3], try JSONParser.parse(#"{"seq":3,"ok":true}"#))
+
+        let frames = run.trace
+        // Frame 0 shows the deck; frame 1 starts the scroll (f = 0); the last ends it exactly.
+        XCTAssertEqual(frames[0]["timestamp"]?.number, 0)
+        XCTAssertEqual(frames[1].offsetY, 0)
+        let start = frames[1]["target"]!.number!
+        let maxOffset = layout.maxOffset
+        for (number, frame) in frames.enumerated() {
+            XCTAssertEqual(frame["frame"]?.number, Double(number))
+            let target = frame["target"]!.number!
+            XCTAssertEqual(target - frame["timestamp"]!.number!, 1.0 / 60, accuracy: 1e-9)
+            guard number >= 1 else { continue }
+            let f = min(1, (target - start) / 1)
+            XCTAssertEqual(frame.offsetY, maxOffset * f * f * (3 - 2 * f), accuracy: 0.5, "frame \(number)")
+        }
+        XCTAssertEqual(frames.last?.offsetY, maxOffset, "the final offset is exact")
+        XCTAssertEqual(frames.count, 62, "frame 0, then f = 0, 1/60, ..., 1")
+    }
+
+    func testTraceListsExactlyTheCardsInTheViewport() throws {
+        let run = try SessionHarness.run("scroll-to 30 duration=0.5 curve=linear\nwait idle\n", size: size)
+        for frame in run.trace {
+            var expected: [LayoutItem] = []
+            layout.visibleItems(atOffset: frame.offsetY, into: &expected)
+            let drawn = frame["cards"]!.array!
+            XCTAssertEqual(drawn.count, expected.count)
+            for (entry, item) in zip(drawn, expected) {
+                switch item {
+                case .card(let index, _, _, let rect):
+                    XCTAssertEqual(entry["index"]?.number, Double(index))
+                    XCTAssertEqual(entry["y"]?.number, rect.y - frame.offsetY)
+                    XCTAssertEqual(entry["h"]?.number, rect.height)
+                case .header(let section, _):
+                    XCTAssertEqual(entry["header"]?.number, Double(section))
+                }
+            }
+        }
+    }
+
+    func testEveryLineGetsOneReplyAndBadLinesChangeNothing() throws {
+        let script = """
+            scroll-to nowhere
+            # a comment
+
+            scroll-to 9999
+            scroll-to 5 duration=0
+            wait idle
+            flip
+            scroll-to 1:999
+            wait idle
+            """
+        let run = try SessionHarness.run(script, size: size)
+        let replies = run.replies.filter { $0["event"] == nil }
+        XCTAssertEqual(replies.map { $0["seq"]?.number }, [1, 2, 3, 4, 5, 6, 7])
+        XCTAssertEqual(replies.map { $0["ok"]?.bool }, [false, false, true, true, false, false, true])
+        XCTAssertTrue(replies[1]["error"]!.string!.contains("out of range"))
+        let expected = layout.frame(ofCard: 5)!.y - 28
+        XCTAssertEqual(run.trace.last?.offsetY, expected, "only the valid scroll moved the view")
+    }
+
+    func testRetargetMidScrollDoesNotJump() throws {
+        let run = try SessionHarness.run("scroll-to end duration=1\nwait 0.5\nscroll-to start duration=0.5\nwait idle\n", size: size)
+        let events = run.replies.filter { $0["event"] != nil }
+        XCTAssertEqual(events.count, 2)
+        XCTAssertEqual(events[0]["seq"]?.number, 1)
+        XCTAssertEqual(events[0]["interrupted"]?.bool, true)
+        XCTAssertEqual(events[1]["seq"]?.number, 3)
+        XCTAssertEqual(events[1]["interrupted"]?.bool, false)
+        let offsets = run.trace.map(\.offsetY)
+        let peak = offsets.max()!
+        let peakIndex = offsets.firstIndex(of: peak)!
+        XCTAssertEqual(offsets[peakIndex + 1], peak, "the new scroll's first frame starts where the old one was")
+        for (a, b) in zip(offsets, offsets.dropFirst()) { XCTAssertLessThan(abs(b - a), layout.maxOffset / 10) }
+        XCTAssertEqual(offsets.last, 0)
+    }
+
+    func testWaitAdvancesTheVirtualClock() throws {
+        let run = try SessionHarness.run("wait 2\nscroll-to 10 duration=0.25\nwait idle\n", size: size)
+        let started = run.trace[1]["target"]!.number!
+        XCTAssertGreaterThanOrEqual(started, 2)
+        XCTAssertLessThan(started, 2 + 2.0 / 60)
+        XCTAssertEqual(run.trace.count, 1 + 1 + 15, "the first frame, the start, then 0.25 s at 60 Hz")
+    }
+
+    func testSnapshotWritesThePresentedFrame() throws {
+        let path = SessionHarness.scratch + "/snap.png"
+        let run = try SessionHarness.run("scroll-to 3 duration=0\nsnapshot \(path)\nsnapshot /nonexistent/x.png\n", size: size)
+        XCTAssertEqual(run.replies.filter { $0["event"] == nil }.map { $0["ok"]?.bool }, [true, true, false])
+        let image = try XCTUnwrap(try? PNGFileReader.read(path))
+        XCTAssertEqual(image.width, 640)
+        XCTAssertEqual(image.height, 480)
+    }
+
+    func testLoadKeepsTheOldDeckWhenTheNewOneIsBad() throws {
+        let bad = SessionHarness.scratch + "/bad.json"
+        let good = SessionHarness.scratch + "/good.json"
+        SessionHarness.writeFile(bad, #"{"sections": [{"cards": [{"id": "x"}, {"id": "x"}]}]}"#)
+        SessionHarness.writeFile(good, #"{"sections": [{"title": "Only", "cards": [{"id": "solo", "title": "Solo"}]}]}"#)
+        let run = try SessionHarness.run("load \(bad)\nload /missing.json\nwait idle\nload \(good)\nwait idle\n", size: size)
+        let replies = run.replies
+        XCTAssertEqual(replies[0]["ok"]?.bool, false)
+        XCTAssertTrue(replies[0]["error"]!.string!.contains("sections[0].cards[1].id: duplicate id \"x\""))
+        XCTAssertEqual(replies[1]["ok"]?.bool, false)
+        XCTAssertEqual(run.trace.count, 2, "bad loads drew nothing new")
+        let ids = run.trace.last!["cards"]!.array!.compactMap { $0["id"]?.string }
+        XCTAssertEqual(ids, ["solo"])
+    }
+
+    func testEndOfInputFinishesTheAnimationThenExits() throws {
+        let run = try SessionHarness.run("scroll-to end duration=0.5", size: size)
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.replies.last?["event"]?.string, "scroll-finished")
+        XCTAssertEqual(run.trace.last?.offsetY, layout.maxOffset)
+    }
+}
