@@ -44,11 +44,14 @@ let package = Package(
             ]
         ),
 
-        .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore", "MarqueeRender"], path: "Tests/MarqueeTestSupport"),
+        .target(
+            name: "MarqueeTestSupport", dependencies: ["MarqueeCore", "MarqueeRender"], path: "Tests/MarqueeTestSupport"
+        ),
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeRenderTests", dependencies: ["MarqueeRender", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeProtocolTests", dependencies: ["MarqueeProtocol", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeRender", "MarqueeTestSupport"]),
+        .testTarget(
+            name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeRender", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,7 +12,8 @@ public struct CommandDecoder: Sendable {
     public init() {}
 
     /// Feeds bytes; appends one `DecodedLine` per complete non-blank, non-comment line.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes, into output: inout [DecodedLine]) where Bytes.Element == UInt8 {
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes, into output: inout [DecodedLine])
+    where Bytes.Element == UInt8 {
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
                 endLine(into: &output)

@@ -131,7 +131,8 @@ public enum CommandParser {
         }
         guard let index = Int(word), index >= 0 else {
             throw CommandError(
-                "scroll-to: unknown target \"\(word.prefix(64))\" (use a card index, S:I, id:ID, start, end, P% or offset:PX)")
+                "scroll-to: unknown target \"\(word.prefix(64))\" (use a card index, S:I, id:ID, start, end, P% or offset:PX)"
+            )
         }
         return .card(index)
     }
@@ -139,7 +140,8 @@ public enum CommandParser {
     static func scrollAmount(_ word: Substring) throws(CommandError) -> ScrollAmount {
         if word.hasSuffix("px") {
             guard let pixels = Double(word.dropLast(2)), pixels.isFinite, abs(pixels) <= 1e9 else {
-                throw CommandError("scroll-by: \"\(word.prefix(64))\" is not a pixel distance (for example 120px or -80px)")
+                throw CommandError(
+                    "scroll-by: \"\(word.prefix(64))\" is not a pixel distance (for example 120px or -80px)")
             }
             return .pixels(pixels)
         }
@@ -171,7 +173,8 @@ public enum CommandParser {
 
     static func seconds(_ word: Substring, what: String) throws(CommandError) -> Double {
         guard let value = Double(word), value.isFinite, value >= 0, value <= maximumSeconds else {
-            throw CommandError("\(what): \"\(word.prefix(64))\" is not a number of seconds from 0 to \(Int(maximumSeconds))")
+            throw CommandError(
+                "\(what): \"\(word.prefix(64))\" is not a number of seconds from 0 to \(Int(maximumSeconds))")
         }
         return value
     }

@@ -28,7 +28,9 @@ public final class Renderer {
     /// missing is refused while the old one stays on screen.
     public func prepare(style newStyle: Style) throws(RenderError) {
         if newStyle == style { return }
-        let fonts = try FontSet(style: newStyle, library: library, locator: { () throws(RenderError) in try self.fontLocator() }, override: fontOverride)
+        let fonts = try FontSet(
+            style: newStyle, library: library, locator: { () throws(RenderError) in try self.fontLocator() },
+            override: fontOverride)
         let textColor = try PixmanImage(solid: pixman_color_t(newStyle.textColor))
         headerColor = try PixmanImage(solid: pixman_color_t(newStyle.headerColor))
         rasterizer = CardRasterizer(style: newStyle, fonts: fonts, textColor: textColor)
@@ -64,13 +66,17 @@ public final class Renderer {
                 let line = TextLayout.lines(title, face: fonts.header, maximumWidth: frame.width, maximumLines: 1).first
                 // Vertically centered on the cap height (about 0.7 of the size).
                 let baseline = frame.y + frame.height / 2 + 0.35 * Double(fonts.header.pixelSize)
-                if let line { TextPainter.draw(line, face: fonts.header, color: headerColor, onto: image, x: frame.x, baseline: baseline) }
+                if let line {
+                    TextPainter.draw(
+                        line, face: fonts.header, color: headerColor, onto: image, x: frame.x, baseline: baseline)
+                }
             case .card(_, let section, let itemIndex):
                 let card = deck.sections[section].cards[itemIndex]
                 let width = Int(item.frame.width.rounded())
                 let height = Int(item.frame.height.rounded())
                 guard width > 0, height > 0 else { continue }
-                let raster = try cache.image(for: .init(card: card, width: width, height: height)) { () throws(RenderError) in
+                let raster = try cache.image(for: .init(card: card, width: width, height: height)) {
+                    () throws(RenderError) in
                     try rasterizer.rasterize(card, width: width, height: height)
                 }
                 pixman_image_composite32(

@@ -12,14 +12,18 @@ public enum DeckFile {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw RuntimeError("cannot read deck \(path): \(SystemCall.errorText)") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw RuntimeError("cannot read deck \(path): not a regular file") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw RuntimeError("cannot read deck \(path): not a regular file")
+        }
         guard status.st_size <= maximumBytes else {
             throw RuntimeError("deck \(path) is larger than \(maximumBytes >> 20) MiB")
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            let count = bytes.withUnsafeMutableBytes {
+                SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+            }
             if count < 0 { throw RuntimeError("cannot read deck \(path): \(SystemCall.errorText)") }
             if count == 0 { break }
             filled += count

@@ -65,12 +65,15 @@ public final class Session {
     static func makeBackend(_ options: RunOptions) throws(RuntimeError) -> DisplayBackend {
         switch options.backend {
         case .auto:
-            Log.info("backend auto: using software (\(options.size), \(format(options.refreshRate)) Hz) — the DRM and fbdev backends are not built yet")
+            Log.info(
+                "backend auto: using software (\(options.size), \(format(options.refreshRate)) Hz) — the DRM and fbdev backends are not built yet"
+            )
         case .software:
             break
         case .drm, .fbdev:
             throw RuntimeError(
-                "--backend \(options.backend.rawValue) is not available in this version of Marquee (real displays are being built); use --backend software")
+                "--backend \(options.backend.rawValue) is not available in this version of Marquee (real displays are being built); use --backend software"
+            )
         }
         return SoftwareBackend(
             size: options.size, refreshRate: options.refreshRate, realtime: options.realtime,

@@ -21,6 +21,13 @@ struct Bench: ParsableCommand {
     @Option(help: "Cards in the deck (the scroll goes to the middle card).")
     var cards: Int = 10_000
 
+    @Option(
+        name: .customLong("scroll-to-card"),
+        help:
+            "The card the scroll ends at (default: the middle card). Give the same card with different --cards to compare deck sizes on the same scroll."
+    )
+    var scrollToCard: Int?
+
     @Flag(help: "Print one JSON line instead of a table.")
     var json = false
 
@@ -28,12 +35,17 @@ struct Bench: ParsableCommand {
         guard PixelSize(parsing: size) != nil else { throw ValidationError("--size must be WxH (got \"\(size)\")") }
         guard frames >= 1, frames <= 100_000 else { throw ValidationError("--frames must be from 1 to 100000") }
         guard cards >= 2, cards <= 10_000_000 else { throw ValidationError("--cards must be from 2 to 10000000") }
+        if let scrollToCard, !(0..<cards).contains(scrollToCard) {
+            throw ValidationError("--scroll-to-card must be a card of the deck (0 to \(cards - 1))")
+        }
     }
 
     func run() throws {
         let result: BenchRunner.Result
         do throws(RuntimeError) {
-            result = try BenchRunner(size: PixelSize(parsing: size)!, frames: frames, cards: cards).run()
+            result = try BenchRunner(
+                size: PixelSize(parsing: size)!, frames: frames, cards: cards, targetCard: scrollToCard
+            ).run()
         } catch {
             Log.error(error.message)
             throw ExitCode.failure

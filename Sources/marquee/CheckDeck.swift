@@ -25,7 +25,9 @@ struct CheckDeck: ParsableCommand {
         }
         do {
             let deck = try DeckDecoder.decode(bytes: bytes)
-            print("\(file): ok (\(deck.sections.count) sections, \(deck.cardCount) cards, \(deck.layout.kind.rawValue) layout)")
+            print(
+                "\(file): ok (\(deck.sections.count) sections, \(deck.cardCount) cards, \(deck.layout.kind.rawValue) layout)"
+            )
         } catch {
             for problem in error.problems { print("\(file): \(problem)") }
             print("\(file): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") found")

@@ -53,7 +53,8 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         guard PixelSize(parsing: size) != nil else {
-            throw ValidationError("--size must be WxH with each side from 1 to 16384, for example 1280x720 (got \"\(size)\")")
+            throw ValidationError(
+                "--size must be WxH with each side from 1 to 16384, for example 1280x720 (got \"\(size)\")")
         }
         guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
             throw ValidationError("--refresh must be a rate from 1 to 1000 Hz (got \(refresh))")

@@ -16,7 +16,8 @@ final class CLIParsingTests: XCTestCase {
     func testRunOptions() throws {
         let run = try XCTUnwrap(
             Marquee.parseAsRoot([
-                "run", "--backend", "software", "--deck", "d.json", "--size", "1920x1080", "--refresh", "50", "--realtime",
+                "run", "--backend", "software", "--deck", "d.json", "--size", "1920x1080", "--refresh", "50",
+                "--realtime",
                 "--max-fps", "30", "--font", "/f.ttf", "--trace", "/t.jsonl", "--exit-on-eof",
             ]) as? Run)
         let options = run.options
@@ -62,7 +63,10 @@ final class CLIParsingTests: XCTestCase {
 
     func testHelpNamesEveryOption() {
         let help = Marquee.helpMessage(for: Run.self)
-        for option in ["--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace", "--exit-on-eof"] {
+        for option in [
+            "--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace",
+            "--exit-on-eof",
+        ] {
             XCTAssertTrue(help.contains(option), option)
         }
         XCTAssertTrue(help.contains("scroll-to TARGET"))

@@ -33,7 +33,8 @@ final class DeckDecoderTests: XCTestCase {
             XCTAssertTrue(lines.contains("sections[1].cards[0].height: -1 is out of range (1...100000)"), "\(lines)")
             XCTAssertTrue(lines.contains("sections[1].cards[1].id: missing (every card needs a unique id)"), "\(lines)")
             XCTAssertTrue(lines.contains { $0.hasPrefix("sections[2].cards[0].id: duplicate id \"c1\"") }, "\(lines)")
-            XCTAssertTrue(lines.contains { $0.hasPrefix("sections[2].cards[0].color: \"red\" is not a color") }, "\(lines)")
+            XCTAssertTrue(
+                lines.contains { $0.hasPrefix("sections[2].cards[0].color: \"red\" is not a color") }, "\(lines)")
             XCTAssertTrue(lines.contains { $0.hasPrefix("sections[2].cards[0].colour: unknown field") }, "\(lines)")
             XCTAssertTrue(lines.contains { $0.hasPrefix("layout.type: unknown layout \"spiral\"") }, "\(lines)")
             XCTAssertTrue(lines.contains("style.cardAlpha: 2 is out of range (0...1)"), "\(lines)")

@@ -4,7 +4,9 @@ import XCTest
 final class HeightIndexTests: XCTestCase {
     func entry(_ random: inout SplitMix64) -> HeightIndex.Entry {
         let isMarker = random.next() % 5 == 0
-        return .init(extent: Double(random.next() % 300), cards: isMarker ? 0 : Int(random.next() % 4) + 1, sections: isMarker ? 1 : 0)
+        return .init(
+            extent: Double(random.next() % 300), cards: isMarker ? 0 : Int(random.next() % 4) + 1,
+            sections: isMarker ? 1 : 0)
     }
 
     /// Every query checked against a plain array after each of many random inserts and removals.

@@ -18,7 +18,10 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testRejectsWhatJSONForbids() {
-        for text in ["", "{", "[1,]", "{\"a\":1,}", "01", "1.", "\"\u{1}\"", "{\"a\":1,\"a\":2}", "[1] x", "\"\\ud800\"", "1e999"] {
+        for text in [
+            "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "\"\u{1}\"", "{\"a\":1,\"a\":2}", "[1] x", "\"\\ud800\"",
+            "1e999",
+        ] {
             XCTAssertThrowsError(try JSONParser.parse(text), "accepted \(text.debugDescription)")
         }
         XCTAssertThrowsError(try JSONParser.parse([0x22, 0xFF, 0x22]), "invalid UTF-8")

@@ -38,18 +38,25 @@ final class LayoutTests: XCTestCase {
         var index = 0
         for (sectionIndex, section) in deck.sections.enumerated() {
             for (item, card) in section.cards.enumerated() {
-                guard let frame = layout.frame(ofCard: index) else { return XCTFail("no frame for \(index)", file: file, line: line) }
+                guard let frame = layout.frame(ofCard: index) else {
+                    return XCTFail("no frame for \(index)", file: file, line: line)
+                }
                 let location = layout.location(ofCard: index)
                 XCTAssertEqual(location?.section, sectionIndex, file: file, line: line)
                 XCTAssertEqual(location?.item, item, file: file, line: line)
                 let expectedHeight = config.kind == .list ? (card.height ?? config.cardHeight) : config.cardHeight
                 XCTAssertEqual(frame.height, expectedHeight, file: file, line: line)
                 XCTAssertGreaterThanOrEqual(frame.x, config.insets.left - 1e-9, file: file, line: line)
-                XCTAssertLessThanOrEqual(frame.maxX, Double(viewport.width) - config.insets.right + 1e-9, file: file, line: line)
+                XCTAssertLessThanOrEqual(
+                    frame.maxX, Double(viewport.width) - config.insets.right + 1e-9, file: file, line: line)
                 XCTAssertGreaterThanOrEqual(frame.y, config.insets.top, file: file, line: line)
-                XCTAssertLessThanOrEqual(frame.maxY, layout.contentHeight - config.insets.bottom + 1e-9, file: file, line: line)
+                XCTAssertLessThanOrEqual(
+                    frame.maxY, layout.contentHeight - config.insets.bottom + 1e-9, file: file, line: line)
                 if config.kind == .grid {
-                    XCTAssertEqual(frame.x, config.insets.left + Double(item % config.columns) * (layout.cardWidth + config.spacing), accuracy: 1e-9, file: file, line: line)
+                    XCTAssertEqual(
+                        frame.x,
+                        config.insets.left + Double(item % config.columns) * (layout.cardWidth + config.spacing),
+                        accuracy: 1e-9, file: file, line: line)
                 }
                 if let previous = frames.last, index > 0 {
                     let sameRow = config.kind == .grid && item % config.columns != 0
@@ -57,7 +64,8 @@ final class LayoutTests: XCTestCase {
                         XCTAssertEqual(frame.y, previous.y, file: file, line: line)
                         XCTAssertEqual(frame.x, previous.maxX + config.spacing, accuracy: 1e-9, file: file, line: line)
                     } else {
-                        XCTAssertGreaterThanOrEqual(frame.y, previous.maxY + config.spacing - 1e-9, file: file, line: line)
+                        XCTAssertGreaterThanOrEqual(
+                            frame.y, previous.maxY + config.spacing - 1e-9, file: file, line: line)
                     }
                 }
                 frames.append(frame)
@@ -68,12 +76,16 @@ final class LayoutTests: XCTestCase {
         var headers: [(Int, Rect)] = []
         for section in deck.sections.indices {
             if let frame = layout.headerFrame(ofSection: section) { headers.append((section, frame)) }
-            XCTAssertEqual(layout.headerFrame(ofSection: section) != nil, deck.sections[section].title != nil, file: file, line: line)
+            XCTAssertEqual(
+                layout.headerFrame(ofSection: section) != nil, deck.sections[section].title != nil, file: file,
+                line: line)
         }
         // No two things overlap.
         let all = frames + headers.map(\.1)
         for i in all.indices {
-            for j in all.indices where j > i { XCTAssertFalse(all[i].intersects(all[j]), "\(all[i]) overlaps \(all[j])", file: file, line: line) }
+            for j in all.indices where j > i {
+                XCTAssertFalse(all[i].intersects(all[j]), "\(all[i]) overlaps \(all[j])", file: file, line: line)
+            }
         }
         // Content height: the last thing's bottom plus the bottom inset (or both insets when empty).
         let bottom = all.map(\.maxY).max() ?? config.insets.top

@@ -55,7 +55,8 @@ final class ScrollAnimatorTests: XCTestCase {
         let replaced = animator.scroll(to: 0, duration: 0.5, curve: .linear, tag: 2)
         XCTAssertEqual(replaced, ScrollFinished(tag: 1, offset: 250, interrupted: true))
         XCTAssertNil(animator.advance(to: 0.25 + period))
-        XCTAssertEqual(animator.presentedOffset, 250, accuracy: 1e-9, "the new scroll's first frame repeats the presented offset")
+        XCTAssertEqual(
+            animator.presentedOffset, 250, accuracy: 1e-9, "the new scroll's first frame repeats the presented offset")
         _ = animator.advance(to: 0.25 + period + 0.25)
         XCTAssertEqual(animator.presentedOffset, 125, accuracy: 1e-9)
         XCTAssertEqual(animator.advance(to: 2), ScrollFinished(tag: 2, offset: 0, interrupted: false))

@@ -6,7 +6,9 @@ final class TimingCurveTests: XCTestCase {
 
     func testEaseInOutIsSmoothstep() {
         let expected = [0.0, 0.15625, 0.5, 0.84375, 1.0]
-        for (f, value) in zip(checkpoints, expected) { XCTAssertEqual(TimingCurve.easeInOut.value(at: f), value, accuracy: 1e-12) }
+        for (f, value) in zip(checkpoints, expected) {
+            XCTAssertEqual(TimingCurve.easeInOut.value(at: f), value, accuracy: 1e-12)
+        }
     }
 
     func testLinearEaseInEaseOut() {

@@ -22,7 +22,10 @@ final class CommandDecoderTests: XCTestCase {
     var expected: [DecodedLine] {
         [
             .command(.scrollTo(.end, ScrollOptions(duration: 1))),
-            .command(.scrollTo(.sectionItem(section: 3, item: 2), ScrollOptions(duration: 0.5, curve: TimingCurve(name: "cubic-bezier(0.25,0.1,0.25,1)")))),
+            .command(
+                .scrollTo(
+                    .sectionItem(section: 3, item: 2),
+                    ScrollOptions(duration: 0.5, curve: TimingCurve(name: "cubic-bezier(0.25,0.1,0.25,1)")))),
             .command(.scrollBy(.rows(-2), ScrollOptions())),
             .command(.scrollBy(.pixels(120), ScrollOptions(duration: 0))),
             .command(.wait(.seconds(0.25))),

@@ -21,21 +21,26 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try command("scroll-to 37.5%"), .scrollTo(.percent(37.5), ScrollOptions()))
         XCTAssertEqual(try command("scroll-to offset:1200.5"), .scrollTo(.offset(1200.5), ScrollOptions()))
         XCTAssertEqual(
-            try command("scroll-to end duration=2 curve=ease-out"), .scrollTo(.end, ScrollOptions(duration: 2, curve: .easeOut)))
+            try command("scroll-to end duration=2 curve=ease-out"),
+            .scrollTo(.end, ScrollOptions(duration: 2, curve: .easeOut)))
     }
 
     func testAbsurdNumbersAreRefused() {
         for line in [
-            "scroll-to -1", "scroll-to 1e308", "scroll-to nan", "scroll-to 150%", "scroll-to -5%", "scroll-to offset:-3",
-            "scroll-to offset:inf", "scroll-to end duration=nan", "scroll-to end duration=-1", "scroll-to end duration=1e308",
-            "wait inf", "wait -1", "scroll-by 1e300px", "scroll-by 2.5", "scroll-to 1:-1", "scroll-to 99999999999999999999999",
+            "scroll-to -1", "scroll-to 1e308", "scroll-to nan", "scroll-to 150%", "scroll-to -5%",
+            "scroll-to offset:-3",
+            "scroll-to offset:inf", "scroll-to end duration=nan", "scroll-to end duration=-1",
+            "scroll-to end duration=1e308",
+            "wait inf", "wait -1", "scroll-by 1e300px", "scroll-by 2.5", "scroll-to 1:-1",
+            "scroll-to 99999999999999999999999",
         ] {
             XCTAssertNotNil(error(line), "accepted: \(line)")
         }
     }
 
     func testErrorsSayWhatToDo() {
-        XCTAssertEqual(error("scroll-to"), "scroll-to: missing a target (usage: scroll-to TARGET [duration=S] [curve=NAME])")
+        XCTAssertEqual(
+            error("scroll-to"), "scroll-to: missing a target (usage: scroll-to TARGET [duration=S] [curve=NAME])")
         XCTAssertTrue(error("scroll-to end speed=3")!.contains("unknown option \"speed=3\""))
         XCTAssertTrue(error("scroll-to end curve=bounce")!.contains("unknown curve \"bounce\""))
         XCTAssertTrue(error("snapshot /tmp/a.jpg")!.contains("must end in .png"))

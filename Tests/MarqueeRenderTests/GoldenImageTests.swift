@@ -21,12 +21,22 @@ final class GoldenImageTests: XCTestCase {
         deck.style.cornerRadius = 12
         deck.style.background = Color(red: 0x20, green: 0x30, blue: 0x48)
         deck.sections = [
-            Section(title: "Departures", cards: [
-                Card(id: "a", title: "08:42  Brightwater", body: "Platform 4 · On time\nCalling at Alderley and Carrow", accent: Color(hex: "#2ea05a")),
-                Card(id: "b", title: "A title far too long to fit on one line of this card", body: "A body that goes on and on, wrapping at word boundaries until it no longer fits and ends with an ellipsis.", color: Color(hex: "#ffe9b0")),
-                Card(id: "c", title: "AVAWAY kerning", body: "Ünïcödé — ∑ ≠ €"),
-            ]),
-            Section(title: "Notices", cards: [Card(id: "d", title: "Lifts", body: "All platforms", color: Color(hex: "#ffffff80"))]),
+            Section(
+                title: "Departures",
+                cards: [
+                    Card(
+                        id: "a", title: "08:42  Brightwater",
+                        body: "Platform 4 · On time\nCalling at Alderley and Carrow", accent: Color(hex: "#2ea05a")),
+                    Card(
+                        id: "b", title: "A title far too long to fit on one line of this card",
+                        body:
+                            "A body that goes on and on, wrapping at word boundaries until it no longer fits and ends with an ellipsis.",
+                        color: Color(hex: "#ffe9b0")),
+                    Card(id: "c", title: "AVAWAY kerning", body: "Ünïcödé — ∑ ≠ €"),
+                ]),
+            Section(
+                title: "Notices",
+                cards: [Card(id: "d", title: "Lifts", body: "All platforms", color: Color(hex: "#ffffff80"))]),
         ]
         return deck
     }
@@ -42,7 +52,8 @@ final class GoldenImageTests: XCTestCase {
         return buffer
     }
 
-    func assertGolden(_ buffer: PixelBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertGolden(_ buffer: PixelBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let path = Self.goldens + "/" + name + ".png"
         let outcome = try ImageComparison.compare(buffer, withReference: path)
         XCTAssertTrue(outcome.matches, "\(name): \(outcome)", file: file, line: line)

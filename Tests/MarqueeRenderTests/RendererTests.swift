@@ -37,7 +37,9 @@ final class RendererTests: XCTestCase {
 
     func testPNGRoundTripAndAtomicWrite() throws {
         let buffer = PixelBuffer(width: 7, height: 5)
-        buffer.withPixels { pixels in for i in pixels.indices { pixels[i] = 0xFF00_0000 | UInt32(i * 0x030507) & 0xFFFFFF } }
+        buffer.withPixels { pixels in
+            for i in pixels.indices { pixels[i] = 0xFF00_0000 | UInt32(i * 0x030507) & 0xFFFFFF }
+        }
         let path = "/tmp/marquee-test-\(getpid()).png"
         defer { unlink(path) }
         try PNGFile.write(buffer, to: path)

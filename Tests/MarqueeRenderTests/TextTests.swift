@@ -15,7 +15,8 @@ final class TextTests: XCTestCase {
     }
 
     func testWrapsAtWordsWithinTheWidth() {
-        let lines = TextLayout.lines("the quick brown fox jumps over the lazy dog", face: face, maximumWidth: 120, maximumLines: 10)
+        let lines = TextLayout.lines(
+            "the quick brown fox jumps over the lazy dog", face: face, maximumWidth: 120, maximumLines: 10)
         XCTAssertGreaterThan(lines.count, 2)
         for line in lines { XCTAssertLessThanOrEqual(line.width, 120) }
         let ellipsis = face.glyphIndex(for: "\u{2026}")

@@ -41,7 +41,9 @@ enum SessionHarness {
         try text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
     }
 
-    static func run(_ script: String, deckPath: String? = nil, size: PixelSize = PixelSize(width: 640, height: 480)) throws -> SessionRun {
+    static func run(_ script: String, deckPath: String? = nil, size: PixelSize = PixelSize(width: 640, height: 480))
+        throws -> SessionRun
+    {
         let name = "\(scratch)/run-\(UInt64.random(in: 0..<UInt64.max))"
         let inputPath = name + ".in"
         let outputPath = name + ".out"

@@ -80,7 +80,8 @@ final class SessionTests: XCTestCase {
     }
 
     func testRetargetMidScrollDoesNotJump() throws {
-        let run = try SessionHarness.run("scroll-to end duration=1\nwait 0.5\nscroll-to start duration=0.5\nwait idle\n", size: size)
+        let run = try SessionHarness.run(
+            "scroll-to end duration=1\nwait 0.5\nscroll-to start duration=0.5\nwait idle\n", size: size)
         let events = run.replies.filter { $0["event"] != nil }
         XCTAssertEqual(events.count, 2)
         XCTAssertEqual(events[0]["seq"]?.number, 1)
@@ -105,7 +106,8 @@ final class SessionTests: XCTestCase {
 
     func testSnapshotWritesThePresentedFrame() throws {
         let path = SessionHarness.scratch + "/snap.png"
-        let run = try SessionHarness.run("scroll-to 3 duration=0\nsnapshot \(path)\nsnapshot /nonexistent/x.png\n", size: size)
+        let run = try SessionHarness.run(
+            "scroll-to 3 duration=0\nsnapshot \(path)\nsnapshot /nonexistent/x.png\n", size: size)
         XCTAssertEqual(run.replies.filter { $0["event"] == nil }.map { $0["ok"]?.bool }, [true, true, false])
         let image = try XCTUnwrap(try? PNGFileReader.read(path))
         XCTAssertEqual(image.width, 640)
@@ -116,8 +118,10 @@ final class SessionTests: XCTestCase {
         let bad = SessionHarness.scratch + "/bad.json"
         let good = SessionHarness.scratch + "/good.json"
         SessionHarness.writeFile(bad, #"{"sections": [{"cards": [{"id": "x"}, {"id": "x"}]}]}"#)
-        SessionHarness.writeFile(good, #"{"sections": [{"title": "Only", "cards": [{"id": "solo", "title": "Solo"}]}]}"#)
-        let run = try SessionHarness.run("load \(bad)\nload /missing.json\nwait idle\nload \(good)\nwait idle\n", size: size)
+        SessionHarness.writeFile(
+            good, #"{"sections": [{"title": "Only", "cards": [{"id": "solo", "title": "Solo"}]}]}"#)
+        let run = try SessionHarness.run(
+            "load \(bad)\nload /missing.json\nwait idle\nload \(good)\nwait idle\n", size: size)
         let replies = run.replies
         XCTAssertEqual(replies[0]["ok"]?.bool, false)
         XCTAssertTrue(replies[0]["error"]!.string!.contains("sections[0].cards[1].id: duplicate id \"x\""))

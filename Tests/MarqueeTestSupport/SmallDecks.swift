@@ -14,7 +14,10 @@ public enum SmallDecks {
         for (sectionIndex, count) in counts.enumerated() {
             var section = Section(title: titled ? "Section \(sectionIndex)" : nil)
             for _ in 0..<count {
-                section.cards.append(Card(id: "c\(number)", title: "Card \(number)", body: "Body of card \(number)", height: heights(number)))
+                section.cards.append(
+                    Card(
+                        id: "c\(number)", title: "Card \(number)", body: "Body of card \(number)",
+                        height: heights(number)))
                 number += 1
             }
             deck.sections.append(section)

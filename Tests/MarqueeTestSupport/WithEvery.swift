@@ -1,7 +1,8 @@
 /// Runs `body` once for every value, naming the value in a failure (swift-collections' habit of
 /// exhaustive small-case tests).
 public func withEvery<S: Sequence>(
-    _ label: String, in values: S, file: StaticString = #filePath, line: UInt = #line, _ body: (S.Element) throws -> Void
+    _ label: String, in values: S, file: StaticString = #filePath, line: UInt = #line,
+    _ body: (S.Element) throws -> Void
 ) rethrows {
     for value in values {
         do {

@@ -49,7 +49,8 @@ public struct ScrollAnimator: Sendable {
     public mutating func scroll(to target: Double, duration: Double, curve: TimingCurve, tag: Int) -> ScrollFinished? {
         precondition(duration >= 0 && duration.isFinite && target.isFinite, "ScrollAnimator: bad scroll request")
         let replaced = animation.map { ScrollFinished(tag: $0.tag, offset: presentedOffset, interrupted: true) }
-        animation = ScrollAnimation(startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
+        animation = ScrollAnimation(
+            startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
         return replaced
     }
 
@@ -82,7 +83,8 @@ public struct ScrollAnimator: Sendable {
         if progress >= 1 - Self.progressTolerance || progress < running.lastProgress { return finish(running) }
         running.lastProgress = progress
         animation = running
-        presentedOffset = running.startOffset + (running.targetOffset - running.startOffset) * running.curve.value(at: progress)
+        presentedOffset =
+            running.startOffset + (running.targetOffset - running.startOffset) * running.curve.value(at: progress)
         return nil
     }
 

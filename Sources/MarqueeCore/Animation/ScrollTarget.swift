@@ -28,10 +28,14 @@ public enum ScrollTarget: Equatable, Sendable {
             return cardOffset(index)
         case .sectionItem(let section, let item):
             guard section >= 0, section < deck.sections.count else {
-                return .failure(.init("section \(section) is out of range (the deck has \(deck.sections.count) sections)"))
+                return .failure(
+                    .init("section \(section) is out of range (the deck has \(deck.sections.count) sections)"))
             }
             guard let index = deck.globalIndex(section: section, item: item) else {
-                return .failure(.init("item \(item) is out of range (section \(section) has \(deck.sections[section].cards.count) cards)"))
+                return .failure(
+                    .init(
+                        "item \(item) is out of range (section \(section) has \(deck.sections[section].cards.count) cards)"
+                    ))
             }
             return cardOffset(index)
         case .cardID(let id):

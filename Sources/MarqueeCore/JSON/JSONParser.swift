@@ -217,7 +217,8 @@ public struct JSONParser {
         case UInt8(ascii: "u"):
             let high = try parseHex4()
             if (0xD800..<0xDC00).contains(high) {
-                guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
+                    bytes[position + 1] == UInt8(ascii: "u")
                 else { throw error("unpaired surrogate in \\u escape") }
                 position += 2
                 let low = try parseHex4()

@@ -32,13 +32,17 @@ public struct CollectionLayout: Sendable {
             switch configuration.kind {
             case .list:
                 for card in section.cards {
-                    entries.append(.init(extent: (card.height ?? configuration.cardHeight) + configuration.spacing, cards: 1, sections: 0))
+                    entries.append(
+                        .init(
+                            extent: (card.height ?? configuration.cardHeight) + configuration.spacing, cards: 1,
+                            sections: 0))
                 }
             case .grid:
                 var remaining = section.cards.count
                 while remaining > 0 {
                     let inRow = min(remaining, configuration.columns)
-                    entries.append(.init(extent: configuration.cardHeight + configuration.spacing, cards: inRow, sections: 0))
+                    entries.append(
+                        .init(extent: configuration.cardHeight + configuration.spacing, cards: inRow, sections: 0))
                     remaining -= inRow
                 }
             }
@@ -84,7 +88,8 @@ public struct CollectionLayout: Sendable {
         guard cardIndex >= 0, cardIndex < cardCount else { return nil }
         let (position, before) = index.position(containingCard: cardIndex)
         let entry = index.entry(at: position)
-        return cardFrame(column: cardIndex - before.cards, rowTop: configuration.insets.top + before.extent, entry: entry)
+        return cardFrame(
+            column: cardIndex - before.cards, rowTop: configuration.insets.top + before.extent, entry: entry)
     }
 
     /// Section and item of card `cardIndex` (global), or nil when out of range.
@@ -105,7 +110,10 @@ public struct CollectionLayout: Sendable {
     }
 
     private func headerFrame(top: Double) -> Rect {
-        Rect(x: configuration.insets.left, y: top, width: max(0, Double(viewport.width) - configuration.insets.left - configuration.insets.right), height: configuration.headerHeight)
+        Rect(
+            x: configuration.insets.left, y: top,
+            width: max(0, Double(viewport.width) - configuration.insets.left - configuration.insets.right),
+            height: configuration.headerHeight)
     }
 
     private func cardFrame(column: Int, rowTop: Double, entry: HeightIndex.Entry) -> Rect {
@@ -141,13 +149,16 @@ public struct CollectionLayout: Sendable {
                 sectionFirstCard = cardIndex
                 if entry.extent > 0 {
                     let frame = headerFrame(top: rowTop)
-                    if Self.meets(frame, offset, viewportBottom) { items.append(.header(section: section, frame: frame)) }
+                    if Self.meets(frame, offset, viewportBottom) {
+                        items.append(.header(section: section, frame: frame))
+                    }
                 }
             }
             for column in 0..<entry.cards {
                 let frame = cardFrame(column: column, rowTop: rowTop, entry: entry)
                 if Self.meets(frame, offset, viewportBottom) {
-                    items.append(.card(index: cardIndex, section: section, item: cardIndex - sectionFirstCard, frame: frame))
+                    items.append(
+                        .card(index: cardIndex, section: section, item: cardIndex - sectionFirstCard, frame: frame))
                 }
                 cardIndex += 1
             }

@@ -104,7 +104,8 @@ public struct HeightIndex: Sendable {
 
     /// The entry at `position` (0..<count).
     public func entry(at position: Int) -> Entry {
-        precondition(position >= 0 && position < count, "HeightIndex.entry(at:): position \(position) out of 0..<\(count)")
+        precondition(
+            position >= 0 && position < count, "HeightIndex.entry(at:): position \(position) out of 0..<\(count)")
         var node = root
         var remaining = position
         while true {
@@ -173,7 +174,9 @@ public struct HeightIndex: Sendable {
 
     /// Walks down from the root; `choose` sees the sums left of the node (relative to the walk)
     /// plus what was already passed, and the node's entry.
-    private func descend(_ choose: (_ leftAndBefore: Sums, _ entry: Entry) -> Direction) -> (position: Int, before: Sums) {
+    private func descend(_ choose: (_ leftAndBefore: Sums, _ entry: Entry) -> Direction) -> (
+        position: Int, before: Sums
+    ) {
         var before = Sums()
         var node = root
         while node != Self.none {
@@ -227,7 +230,8 @@ public struct HeightIndex: Sendable {
 
     /// Replaces entry number `position`.
     public mutating func replace(at position: Int, with entry: Entry) {
-        precondition(position >= 0 && position < count, "HeightIndex.replace(at:with:): \(position) out of 0..<\(count)")
+        precondition(
+            position >= 0 && position < count, "HeightIndex.replace(at:with:): \(position) out of 0..<\(count)")
         var path: [Int32] = []
         var node = root
         var remaining = position

@@ -65,7 +65,8 @@ public struct DeckDecoder {
         guard let fields = members(json, path: "", allowed: ["sections", "layout", "style", "title"]) else {
             return deck
         }
-        if let title = fields["title"], case .string = title {} else if let title = fields["title"] {
+        if let title = fields["title"], case .string = title {
+        } else if let title = fields["title"] {
             report("title", "expected a string, found \(title.typeName)")
         }
         if let layout = fields["layout"] { deck.layout = self.layout(layout, path: "layout") }
@@ -162,7 +163,8 @@ public struct DeckDecoder {
             layout.spacing = number(spacing, path: path + ".spacing", in: 0...10_000) ?? layout.spacing
         }
         if let height = fields["cardHeight"] {
-            layout.cardHeight = number(height, path: path + ".cardHeight", in: 1...Self.maximumCardHeight)
+            layout.cardHeight =
+                number(height, path: path + ".cardHeight", in: 1...Self.maximumCardHeight)
                 ?? layout.cardHeight
         }
         if let height = fields["headerHeight"] {
@@ -196,7 +198,9 @@ public struct DeckDecoder {
         ]
         guard let fields = members(json, path: path, allowed: allowed) else { return style }
         func colorField(_ name: String, _ keyPath: WritableKeyPath<Style, Color>) {
-            if let json = fields[name], let color = color(json, path: "\(path).\(name)") { style[keyPath: keyPath] = color }
+            if let json = fields[name], let color = color(json, path: "\(path).\(name)") {
+                style[keyPath: keyPath] = color
+            }
         }
         func numberField(_ name: String, _ keyPath: WritableKeyPath<Style, Double>, _ range: ClosedRange<Double>) {
             if let json = fields[name], let value = number(json, path: "\(path).\(name)", in: range) {
@@ -238,7 +242,10 @@ public struct DeckDecoder {
             return nil
         }
         guard range.contains(value) else {
-            report(path, "\(Self.format(value)) is out of range (\(Self.format(range.lowerBound))...\(Self.format(range.upperBound)))")
+            report(
+                path,
+                "\(Self.format(value)) is out of range (\(Self.format(range.lowerBound))...\(Self.format(range.upperBound)))"
+            )
             return nil
         }
         return value

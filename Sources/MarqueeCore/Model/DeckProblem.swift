@@ -22,6 +22,7 @@ public struct DeckError: Error, Equatable, Sendable, CustomStringConvertible {
     /// One line for protocol replies: the first problem and how many more there are.
     public var summary: String {
         guard let first = problems.first else { return "invalid deck" }
-        return problems.count == 1 ? first.description : "\(first.description) (and \(problems.count - 1) more problems)"
+        return problems.count == 1
+            ? first.description : "\(first.description) (and \(problems.count - 1) more problems)"
     }
 }

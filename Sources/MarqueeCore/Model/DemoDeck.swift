@@ -74,7 +74,8 @@ public enum DemoDeck {
             let late = number % 5 == 2
             cards.append(
                 Card(
-                    id: "arr-\(number + 1)", title: "\(time(minutes))  from \(destinations[(number * 7 + 3) % destinations.count])",
+                    id: "arr-\(number + 1)",
+                    title: "\(time(minutes))  from \(destinations[(number * 7 + 3) % destinations.count])",
                     body: "Platform \(1 + (number * 5) % 6) · " + (late ? "Delayed about 6 minutes" : "On time")
                         + "\nOperated by Northern Lines",
                     accent: late ? delayed : onTime))
@@ -92,7 +93,8 @@ public enum DemoDeck {
             ("Café and shop", "The concourse café is open until 21:00; the shop until 22:30."),
         ]
         let cards = texts.enumerated().map { number, text in
-            Card(id: "note-\(number + 1)", title: text.0, body: text.1, color: Color(red: 0xe8, green: 0xee, blue: 0xf8))
+            Card(
+                id: "note-\(number + 1)", title: text.0, body: text.1, color: Color(red: 0xe8, green: 0xee, blue: 0xf8))
         }
         return Section(title: "Station notices", cards: cards)
     }

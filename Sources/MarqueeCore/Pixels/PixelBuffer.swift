@@ -36,7 +36,8 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// The pixel at (x, y) as 0x00RRGGBB.
     public func pixel(x: Int, y: Int) -> UInt32 {
-        precondition(x >= 0 && x < width && y >= 0 && y < height, "PixelBuffer.pixel: (\(x), \(y)) outside \(width)x\(height)")
+        precondition(
+            x >= 0 && x < width && y >= 0 && y < height, "PixelBuffer.pixel: (\(x), \(y)) outside \(width)x\(height)")
         return storage[y * stride + x] & 0x00FF_FFFF
     }
 

@@ -42,7 +42,8 @@ public struct Scene: Sendable {
     ) -> Result<ScrollFinished?, ScrollTargetError> {
         switch target.resolve(in: layout, deck: deck) {
         case .failure(let error): return .failure(error)
-        case .success(let offset): return .success(animator.scroll(to: offset, duration: duration, curve: curve, tag: tag))
+        case .success(let offset):
+            return .success(animator.scroll(to: offset, duration: duration, curve: curve, tag: tag))
         }
     }
 
@@ -75,7 +76,9 @@ public struct Scene: Sendable {
                 list.items.append(.init(content: .header(section: section), frame: frame.offsetBy(dy: -offset)))
             case .card(let index, let section, let itemIndex, let frame):
                 list.items.append(
-                    .init(content: .card(index: index, section: section, item: itemIndex), frame: frame.offsetBy(dy: -offset)))
+                    .init(
+                        content: .card(index: index, section: section, item: itemIndex),
+                        frame: frame.offsetBy(dy: -offset)))
             }
         }
         return finished

@@ -12,7 +12,8 @@ public final class SoftwareBackend: DisplayBackend {
 
     public init(size: PixelSize, refreshRate: Double, realtime: Bool, maximumFramesPerSecond: Double? = nil) {
         self.size = size
-        link = SoftwareDisplayLink(refreshRate: refreshRate, realtime: realtime, maximumFramesPerSecond: maximumFramesPerSecond)
+        link = SoftwareDisplayLink(
+            refreshRate: refreshRate, realtime: realtime, maximumFramesPerSecond: maximumFramesPerSecond)
         drawing = PixelBuffer(width: size.width, height: size.height)
     }
 

@@ -20,6 +20,8 @@ struct CardMetrics {
         // A body line fits when its descenders (about a quarter of the size) stay above half the
         // bottom padding.
         let lastBaseline = height - style.padding / 2 - 0.25 * style.bodySize
-        bodyLineCount = lastBaseline < firstBodyBaseline ? 0 : Int(((lastBaseline - firstBodyBaseline) / bodyLineHeight).rounded(.down)) + 1
+        bodyLineCount =
+            lastBaseline < firstBodyBaseline
+            ? 0 : Int(((lastBaseline - firstBodyBaseline) / bodyLineHeight).rounded(.down)) + 1
     }
 }

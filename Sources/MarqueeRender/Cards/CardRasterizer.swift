@@ -13,8 +13,12 @@ struct CardRasterizer {
         fillShape(image, card: card)
         let metrics = CardMetrics(style: style, width: Double(width), height: Double(height))
         if !card.title.isEmpty {
-            for line in TextLayout.lines(card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1) {
-                TextPainter.draw(line, face: fonts.title, color: textColor, onto: image, x: metrics.padding, baseline: metrics.titleBaseline)
+            for line in TextLayout.lines(
+                card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1)
+            {
+                TextPainter.draw(
+                    line, face: fonts.title, color: textColor, onto: image, x: metrics.padding,
+                    baseline: metrics.titleBaseline)
             }
         }
         if !card.body.isEmpty {
@@ -22,7 +26,8 @@ struct CardRasterizer {
                 card.body, face: fonts.body, maximumWidth: metrics.textWidth, maximumLines: metrics.bodyLineCount)
             for (number, line) in lines.enumerated() {
                 let baseline = metrics.firstBodyBaseline + Double(number) * metrics.bodyLineHeight
-                TextPainter.draw(line, face: fonts.body, color: textColor, onto: image, x: metrics.padding, baseline: baseline)
+                TextPainter.draw(
+                    line, face: fonts.body, color: textColor, onto: image, x: metrics.padding, baseline: baseline)
             }
         }
         return image
@@ -66,7 +71,8 @@ struct CardRasterizer {
     static func premultiplied(_ color: Color, opacity: Double) -> UInt32 {
         let alpha = min(max(opacity, 0), 1)
         func channel(_ value: UInt8) -> UInt32 { UInt32((Double(value) * alpha).rounded()) }
-        return UInt32((alpha * 255).rounded()) << 24 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+        return UInt32((alpha * 255).rounded()) << 24 | channel(color.red) << 16 | channel(color.green) << 8
+            | channel(color.blue)
     }
 
     static func scale(_ pixel: UInt32, by coverage: Double) -> UInt32 {

@@ -32,7 +32,9 @@ public final class PixmanImage {
     }
 
     /// Wraps memory that outlives the image (a frame's `PixelBuffer`).
-    public init(wrapping pixels: UnsafeMutableRawPointer, format: pixman_format_code_t, width: Int, height: Int, stride: Int)
+    public init(
+        wrapping pixels: UnsafeMutableRawPointer, format: pixman_format_code_t, width: Int, height: Int, stride: Int
+    )
         throws(RenderError)
     {
         guard
@@ -77,6 +79,8 @@ extension pixman_color_t {
         let alpha = UInt16((Double(color.alpha) / 255 * opacity * 65535).rounded())
         // pixman expects premultiplied components in solid fills.
         func premultiplied(_ byte: UInt8) -> UInt16 { UInt16((Double(wide(byte)) * Double(alpha) / 65535).rounded()) }
-        self.init(red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue), alpha: alpha)
+        self.init(
+            red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue),
+            alpha: alpha)
     }
 }

@@ -19,7 +19,8 @@ public final class FontFace {
         var face: FT_Face?
         let status = FT_New_Face(library.handle, path, 0, &face)
         guard status == 0, let face else {
-            throw RenderError(.fontUnreadable, "cannot read font file \(path) (FreeType error \(status): missing or not a font)")
+            throw RenderError(
+                .fontUnreadable, "cannot read font file \(path) (FreeType error \(status): missing or not a font)")
         }
         guard FT_Set_Pixel_Sizes(face, 0, FT_UInt(max(1, pixelSize))) == 0 else {
             FT_Done_Face(face)

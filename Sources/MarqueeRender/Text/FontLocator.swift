@@ -10,7 +10,8 @@ public final class FontLocator {
     /// Loads fontconfig's configuration (`FcInitLoadConfigAndFonts`).
     public init() throws(RenderError) {
         guard let config = FcInitLoadConfigAndFonts() else {
-            throw RenderError(.fontNotFound, "fontconfig could not load its configuration (is the fontconfig package installed?)")
+            throw RenderError(
+                .fontNotFound, "fontconfig could not load its configuration (is the fontconfig package installed?)")
         }
         self.config = config
     }

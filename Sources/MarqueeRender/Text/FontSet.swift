@@ -19,7 +19,9 @@ public final class FontSet {
         return face
     }
 
-    public init(style: Style, library: FreeTypeLibrary, locator: () throws(RenderError) -> FontLocator, override: String?)
+    public init(
+        style: Style, library: FreeTypeLibrary, locator: () throws(RenderError) -> FontLocator, override: String?
+    )
         throws(RenderError)
     {
         var cache: [String: FontFace] = [:]

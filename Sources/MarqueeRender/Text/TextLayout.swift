@@ -96,7 +96,8 @@ public struct TextLayout {
         let splitX = count < line.glyphs.count ? line.glyphs[count].x : line.width
         let head = TextLine(glyphs: Array(line.glyphs[..<count]), width: splitX)
         let tail = TextLine(
-            glyphs: line.glyphs[count...].map { PlacedGlyph(index: $0.index, x: $0.x - splitX) }, width: line.width - splitX)
+            glyphs: line.glyphs[count...].map { PlacedGlyph(index: $0.index, x: $0.x - splitX) },
+            width: line.width - splitX)
         return (head, tail)
     }
 

@@ -4,7 +4,8 @@ import CPixman
 /// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER).
 enum TextPainter {
     static func draw(
-        _ line: TextLine, face: FontFace, color: PixmanImage, onto target: PixmanImage, x originX: Double, baseline: Double
+        _ line: TextLine, face: FontFace, color: PixmanImage, onto target: PixmanImage, x originX: Double,
+        baseline: Double
     ) {
         let baselineY = Int(baseline.rounded())
         for placed in line.glyphs {

@@ -31,7 +31,9 @@ enum SystemCall {
 
     static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) -> Int32 {
         while true {
-            let result = descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) }
+            let result = descriptors.withUnsafeMutableBufferPointer {
+                Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
+            }
             if result >= 0 || errno != EINTR { return result }
         }
     }
