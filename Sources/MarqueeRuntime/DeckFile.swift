@@ -28,7 +28,8 @@ public enum DeckFile {
             if count == 0 { break }
             filled += count
         }
-        return Array(bytes[..<filled])
+        if filled < bytes.count { bytes.removeLast(bytes.count - filled) }
+        return bytes
     }
 
     /// Reads and decodes; the error lists every problem with its JSON path.

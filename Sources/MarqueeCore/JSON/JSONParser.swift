@@ -83,7 +83,9 @@ public struct JSONParser {
         if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
         position += 1
         var members: [(key: String, value: JSONValue)] = []
-        var seenKeys = Set<String>()
+        // Objects in decks are small: a linear scan finds duplicates faster than hashing, and a
+        // set takes over for large ones.
+        var seenKeys: Set<String>?
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -94,7 +96,7 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let keyStart = position
             let key = try parseString()
-            if !seenKeys.insert(key).inserted {
+            if Self.isDuplicate(key, in: members, seen: &seenKeys) {
                 position = keyStart
                 throw error("duplicate member \"\(key)\"")
             }
@@ -113,6 +115,16 @@ public struct JSONParser {
             default: throw error("expected ',' or '}' in an object")
             }
         }
+    }
+
+    private static func isDuplicate(
+        _ key: String, in members: [(key: String, value: JSONValue)], seen: inout Set<String>?
+    )
+        -> Bool
+    {
+        if members.count < 16 { return members.contains { $0.key == key } }
+        if seen == nil { seen = Set(members.map(\.key)) }
+        return !seen!.insert(key).inserted
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -170,34 +182,37 @@ public struct JSONParser {
         return position - start
     }
 
+    /// Strings are collected as UTF-8 bytes and validated once; the common case (no escapes) is
+    /// one slice of the input.
     private mutating func parseString() throws(JSONParseError) -> String {
         position += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = position
-        func flushRun(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView)
-            throws(JSONParseError)
-        {
-            guard runStart < end else { return }
-            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
-                throw parser.error("invalid UTF-8 in a string")
+        let start = position
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { position += 1 }
+        if current == UInt8(ascii: "\"") {
+            guard let string = String(validating: bytes[start..<position], as: UTF8.self) else {
+                throw error("invalid UTF-8 in a string")
             }
-            scalars.append(contentsOf: run.unicodeScalars)
+            position += 1
+            return string
         }
+        var utf8 = Array(bytes[start..<position])
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
-                try flushRun(self, upTo: position, into: &scalars)
                 position += 1
-                return String(scalars)
+                guard let string = String(validating: utf8, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
+                return string
             }
             if byte < 0x20 { throw error("control character in a string (escape it)") }
             if byte == UInt8(ascii: "\\") {
-                try flushRun(self, upTo: position, into: &scalars)
                 position += 1
-                scalars.append(try parseEscape())
-                runStart = position
+                let scalar = try parseEscape()
+                utf8.append(contentsOf: UTF8.encode(scalar)!)
                 continue
             }
+            utf8.append(byte)
             position += 1
         }
     }

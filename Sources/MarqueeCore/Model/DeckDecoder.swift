@@ -42,36 +42,45 @@ public struct DeckDecoder {
 
     private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    /// The members of an object, reporting unknown names (they are usually typos).
-    private mutating func members(_ json: JSONValue, path: String, allowed: Set<String>) -> [String: JSONValue]? {
+    /// The members of an object, reporting unknown names (they are usually typos). `allowed` is a
+    /// short list: comparing a few short strings is cheaper than hashing for every card.
+    private mutating func members(_ json: JSONValue, path: @autoclosure () -> String, allowed: [String])
+        -> [(key: String, value: JSONValue)]?
+    {
         guard case .object(let members) = json else {
+            let path = path()
             report(path.isEmpty ? "(document)" : path, "expected an object, found \(json.typeName)")
             return nil
         }
-        var result: [String: JSONValue] = [:]
-        for member in members {
-            if allowed.contains(member.key) {
-                result[member.key] = member.value
-            } else {
-                let known = allowed.sorted().joined(separator: ", ")
-                report(Self.join(path, member.key), "unknown field (known fields: \(known))")
-            }
+        for member in members where !allowed.contains(member.key) {
+            let known = allowed.sorted().joined(separator: ", ")
+            report(Self.join(path(), member.key), "unknown field (known fields: \(known))")
         }
-        return result
+        return members
+    }
+
+    private static let deckFields = ["sections", "layout", "style", "title"]
+    private static let sectionFields = ["title", "cards"]
+    private static let cardFields = ["id", "title", "body", "color", "accent", "height"]
+    private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
+    private static let insetFields = ["top", "left", "bottom", "right"]
+    private static let styleFields = [
+        "background", "cardColor", "cardAlpha", "cornerRadius", "textColor", "headerColor", "titleFont",
+        "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth",
+    ]
+
+    /// The value of member `key`, if present.
+    private static func value(_ members: [(key: String, value: JSONValue)], _ key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
     }
 
     private mutating func deck(_ json: JSONValue) -> Deck {
         var deck = Deck()
-        guard let fields = members(json, path: "", allowed: ["sections", "layout", "style", "title"]) else {
-            return deck
-        }
-        if let title = fields["title"], case .string = title {
-        } else if let title = fields["title"] {
-            report("title", "expected a string, found \(title.typeName)")
-        }
-        if let layout = fields["layout"] { deck.layout = self.layout(layout, path: "layout") }
-        if let style = fields["style"] { deck.style = self.style(style, path: "style") }
-        guard let sectionsJSON = fields["sections"] else {
+        guard let fields = members(json, path: "", allowed: Self.deckFields) else { return deck }
+        if let title = Self.value(fields, "title") { _ = string(title, path: "title") }
+        if let layout = Self.value(fields, "layout") { deck.layout = self.layout(layout, path: "layout") }
+        if let style = Self.value(fields, "style") { deck.style = self.style(style, path: "style") }
+        guard let sectionsJSON = Self.value(fields, "sections") else {
             report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
             return deck
         }
@@ -79,30 +88,34 @@ public struct DeckDecoder {
             report("sections", "expected an array, found \(sectionsJSON.typeName)")
             return deck
         }
-        var firstPathOfID: [String: String] = [:]
+        // Where each id was first seen, as (section, card): paths are built only for problems.
+        var firstUseOfID: [String: (section: Int, card: Int)] = [:]
         deck.sections.reserveCapacity(sections.count)
         for (sectionIndex, sectionJSON) in sections.enumerated() {
             let sectionPath = "sections[\(sectionIndex)]"
-            guard let sectionFields = members(sectionJSON, path: sectionPath, allowed: ["title", "cards"]) else {
+            guard let sectionFields = members(sectionJSON, path: sectionPath, allowed: Self.sectionFields) else {
                 continue
             }
             var section = Section()
-            if let title = sectionFields["title"] {
+            if let title = Self.value(sectionFields, "title") {
                 section.title = string(title, path: sectionPath + ".title")
             }
-            if let cardsJSON = sectionFields["cards"] {
+            if let cardsJSON = Self.value(sectionFields, "cards") {
                 guard case .array(let cards) = cardsJSON else {
                     report(sectionPath + ".cards", "expected an array, found \(cardsJSON.typeName)")
                     continue
                 }
                 section.cards.reserveCapacity(cards.count)
+                firstUseOfID.reserveCapacity(firstUseOfID.count + cards.count)
                 for (cardIndex, cardJSON) in cards.enumerated() {
-                    let cardPath = "\(sectionPath).cards[\(cardIndex)]"
-                    guard let card = card(cardJSON, path: cardPath) else { continue }
-                    if let first = firstPathOfID[card.id] {
-                        report(cardPath + ".id", "duplicate id \"\(card.id)\" (first used at \(first))")
+                    guard let card = card(cardJSON, path: "\(sectionPath).cards[\(cardIndex)]") else { continue }
+                    if let first = firstUseOfID[card.id] {
+                        report(
+                            "\(sectionPath).cards[\(cardIndex)].id",
+                            "duplicate id \"\(card.id)\" (first used at sections[\(first.section)].cards[\(first.card)])"
+                        )
                     } else {
-                        firstPathOfID[card.id] = cardPath
+                        firstUseOfID[card.id] = (sectionIndex, cardIndex)
                     }
                     section.cards.append(card)
                 }
@@ -112,33 +125,39 @@ public struct DeckDecoder {
         return deck
     }
 
-    private mutating func card(_ json: JSONValue, path: String) -> Card? {
-        let allowed: Set<String> = ["id", "title", "body", "color", "accent", "height"]
-        guard let fields = members(json, path: path, allowed: allowed) else { return nil }
-        guard let idJSON = fields["id"] else {
-            report(path + ".id", "missing (every card needs a unique id)")
-            return nil
+    private mutating func card(_ json: JSONValue, path: @autoclosure () -> String) -> Card? {
+        guard let fields = members(json, path: path(), allowed: Self.cardFields) else { return nil }
+        var card = Card(id: "")
+        var hasID = false
+        for (key, value) in fields {
+            switch key {
+            case "id":
+                guard let id = string(value, path: path() + ".id") else { return nil }
+                if id.isEmpty {
+                    report(path() + ".id", "must not be empty")
+                    return nil
+                }
+                card.id = id
+                hasID = true
+            case "title": card.title = string(value, path: path() + ".title") ?? ""
+            case "body": card.body = string(value, path: path() + ".body") ?? ""
+            case "color": card.color = color(value, path: path() + ".color")
+            case "accent": card.accent = color(value, path: path() + ".accent")
+            case "height": card.height = number(value, path: path() + ".height", in: 1...Self.maximumCardHeight)
+            default: break
+            }
         }
-        guard let id = string(idJSON, path: path + ".id") else { return nil }
-        if id.isEmpty {
-            report(path + ".id", "must not be empty")
+        guard hasID else {
+            report(path() + ".id", "missing (every card needs a unique id)")
             return nil
-        }
-        var card = Card(id: id)
-        if let title = fields["title"] { card.title = string(title, path: path + ".title") ?? "" }
-        if let body = fields["body"] { card.body = string(body, path: path + ".body") ?? "" }
-        if let color = fields["color"] { card.color = self.color(color, path: path + ".color") }
-        if let accent = fields["accent"] { card.accent = self.color(accent, path: path + ".accent") }
-        if let height = fields["height"] {
-            card.height = number(height, path: path + ".height", in: 1...Self.maximumCardHeight)
         }
         return card
     }
 
     private mutating func layout(_ json: JSONValue, path: String) -> LayoutConfiguration {
         var layout = LayoutConfiguration()
-        let allowed: Set<String> = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
-        guard let fields = members(json, path: path, allowed: allowed) else { return layout }
+        guard let members = members(json, path: path, allowed: Self.layoutFields) else { return layout }
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
         if let typeJSON = fields["type"], let type = string(typeJSON, path: path + ".type") {
             if let kind = LayoutKind(rawValue: type) {
                 layout.kind = kind
@@ -178,9 +197,8 @@ public struct DeckDecoder {
         if case .number = json {
             return EdgeInsets(all: number(json, path: path, in: 0...10_000) ?? fallback.top)
         }
-        guard let fields = members(json, path: path, allowed: ["top", "left", "bottom", "right"]) else {
-            return fallback
-        }
+        guard let members = members(json, path: path, allowed: Self.insetFields) else { return fallback }
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
         func side(_ name: String, _ value: Double) -> Double {
             guard let json = fields[name] else { return value }
             return number(json, path: "\(path).\(name)", in: 0...10_000) ?? value
@@ -192,11 +210,8 @@ public struct DeckDecoder {
 
     private mutating func style(_ json: JSONValue, path: String) -> Style {
         var style = Style()
-        let allowed: Set<String> = [
-            "background", "cardColor", "cardAlpha", "cornerRadius", "textColor", "headerColor", "titleFont",
-            "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth",
-        ]
-        guard let fields = members(json, path: path, allowed: allowed) else { return style }
+        guard let members = members(json, path: path, allowed: Self.styleFields) else { return style }
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
         func colorField(_ name: String, _ keyPath: WritableKeyPath<Style, Color>) {
             if let json = fields[name], let color = color(json, path: "\(path).\(name)") {
                 style[keyPath: keyPath] = color
@@ -228,22 +243,24 @@ public struct DeckDecoder {
         return style
     }
 
-    private mutating func string(_ json: JSONValue, path: String) -> String? {
+    private mutating func string(_ json: JSONValue, path: @autoclosure () -> String) -> String? {
         guard case .string(let value) = json else {
-            report(path, "expected a string, found \(json.typeName)")
+            report(path(), "expected a string, found \(json.typeName)")
             return nil
         }
         return value
     }
 
-    private mutating func number(_ json: JSONValue, path: String, in range: ClosedRange<Double>) -> Double? {
+    private mutating func number(_ json: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Double>)
+        -> Double?
+    {
         guard case .number(let value) = json else {
-            report(path, "expected a number, found \(json.typeName)")
+            report(path(), "expected a number, found \(json.typeName)")
             return nil
         }
         guard range.contains(value) else {
             report(
-                path,
+                path(),
                 "\(Self.format(value)) is out of range (\(Self.format(range.lowerBound))...\(Self.format(range.upperBound)))"
             )
             return nil
@@ -251,10 +268,10 @@ public struct DeckDecoder {
         return value
     }
 
-    private mutating func color(_ json: JSONValue, path: String) -> Color? {
-        guard let text = string(json, path: path) else { return nil }
+    private mutating func color(_ json: JSONValue, path: @autoclosure () -> String) -> Color? {
+        guard let text = string(json, path: path()) else { return nil }
         guard let color = Color(hex: text) else {
-            report(path, "\"\(text)\" is not a color (use #rgb, #rrggbb or #rrggbbaa)")
+            report(path(), "\"\(text)\" is not a color (use #rgb, #rrggbb or #rrggbbaa)")
             return nil
         }
         return color
