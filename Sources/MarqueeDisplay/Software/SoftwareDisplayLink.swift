@@ -14,7 +14,11 @@ public final class SoftwareDisplayLink: DisplayLink {
     private let origin: Double
     private var virtualNow = 0.0
     private var lastVblank: Int64 = -1
-    public private(set) var isFramePending = false
+    /// The vblank the pending frame will use, fixed when it is requested: recomputing it later
+    /// from a `now` that has just passed it would chase the following vblank forever.
+    private var pendingVblank: Int64?
+
+    public var isFramePending: Bool { pendingVblank != nil }
 
     public init(refreshRate: Double, realtime: Bool, maximumFramesPerSecond: Double? = nil) {
         precondition(refreshRate > 0 && refreshRate.isFinite, "SoftwareDisplayLink: refresh rate must be positive")
@@ -32,7 +36,9 @@ public final class SoftwareDisplayLink: DisplayLink {
 
     public var pollDescriptor: Int32? { nil }
 
-    public func requestFrame() { isFramePending = true }
+    public func requestFrame() {
+        if pendingVblank == nil { pendingVblank = nextVblank() }
+    }
 
     /// The first vblank the pending frame may use: not before now, and at least
     /// `vblanksPerFrame` after the last frame's.
@@ -42,20 +48,19 @@ public final class SoftwareDisplayLink: DisplayLink {
     }
 
     public func pollTimeoutMilliseconds() -> Int32 {
-        guard isFramePending else { return -1 }
+        guard let vblank = pendingVblank else { return -1 }
         if isVirtual { return 0 }
-        let wait = Double(nextVblank()) * refreshPeriod - now
+        let wait = Double(vblank) * refreshPeriod - now
         return wait <= 0 ? 0 : Int32(min((wait * 1000).rounded(.up), 60_000))
     }
 
     public func dispatch() -> FrameTime? {
-        guard isFramePending else { return nil }
-        let vblank = nextVblank()
+        guard let vblank = pendingVblank else { return nil }
         let time = Double(vblank) * refreshPeriod
         if !isVirtual, now < time { return nil }
         if isVirtual { virtualNow = max(virtualNow, time) }
         lastVblank = vblank
-        isFramePending = false
+        pendingVblank = nil
         return FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)
     }
 
