@@ -7,13 +7,11 @@ struct Marquee: ParsableCommand {
         commandName: "marquee",
         abstract: "A kiosk renderer: a scrolling collection of cards, driven by commands on stdin.",
         discussion: """
-            Without a subcommand, `marquee` runs `marquee run`. Commands are read from standard
-            input, one per line, and each is answered with one JSON line on standard output
-            (docs/protocol.md).
+            Without a subcommand, `marquee` runs `marquee run`. Commands are read from standard input, one per line, and each is answered with one JSON line on standard output (docs/protocol.md).
 
             Examples:
               marquee                                   show the demo deck
-              printf 'scroll-to end duration=1\\nwait idle\\nsnapshot /tmp/a.png\\n' | marquee run --backend software
+              printf 'scroll-to end duration=1\\nwait idle\\nsnapshot /tmp/a.png\\n' | marquee run
               marquee check-deck board.json             validate a deck file
               marquee bench --json                      measure the frame path
             """,
