@@ -48,7 +48,10 @@ let package = Package(
             name: "MarqueeTestSupport", dependencies: ["MarqueeCore", "MarqueeRender"], path: "Tests/MarqueeTestSupport"
         ),
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeRenderTests", dependencies: ["MarqueeRender", "MarqueeTestSupport"]),
+        .testTarget(
+            name: "MarqueeRenderTests", dependencies: ["MarqueeRender", "MarqueeTestSupport"],
+            exclude: ["Goldens"]  // reference PNGs, read by path at test time
+        ),
         .testTarget(name: "MarqueeProtocolTests", dependencies: ["MarqueeProtocol", "MarqueeTestSupport"]),
         .testTarget(
             name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeRender", "MarqueeTestSupport"]),

@@ -73,11 +73,4 @@ public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { hexString }
-
-    /// The same color with its alpha multiplied by `opacity` (0...1).
-    public func withOpacity(_ opacity: Double) -> Color {
-        var copy = self
-        copy.alpha = Color.byte(Double(alpha) / 255 * opacity)
-        return copy
-    }
 }

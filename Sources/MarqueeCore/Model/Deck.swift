@@ -12,18 +12,6 @@ public struct Deck: Equatable, Sendable {
 
     public var cardCount: Int { sections.reduce(0) { $0 + $1.cards.count } }
 
-    /// The card at a global index (SPEC §2: cards counted across sections in order, from 0).
-    /// Linear in the number of sections, which is small next to the number of cards.
-    public func location(ofCardAt globalIndex: Int) -> (section: Int, item: Int)? {
-        guard globalIndex >= 0 else { return nil }
-        var remaining = globalIndex
-        for (sectionIndex, section) in sections.enumerated() {
-            if remaining < section.cards.count { return (sectionIndex, remaining) }
-            remaining -= section.cards.count
-        }
-        return nil
-    }
-
     /// The global index of a card given by section and item, or nil when out of range.
     public func globalIndex(section: Int, item: Int) -> Int? {
         guard sections.indices.contains(section), sections[section].cards.indices.contains(item) else { return nil }
@@ -38,11 +26,6 @@ public struct Deck: Equatable, Sendable {
             base += section.cards.count
         }
         return nil
-    }
-
-    public func card(at globalIndex: Int) -> Card? {
-        guard let location = location(ofCardAt: globalIndex) else { return nil }
-        return sections[location.section].cards[location.item]
     }
 }
 

@@ -28,14 +28,6 @@ public struct DeckDecoder {
         return deck
     }
 
-    /// Decodes one card (used by protocol commands that carry card JSON).
-    public static func decodeCard(_ json: JSONValue, path: String = "card") throws(DeckError) -> Card {
-        var decoder = DeckDecoder()
-        let card = decoder.card(json, path: path)
-        if !decoder.problems.isEmpty { throw DeckError(problems: decoder.problems) }
-        return card ?? Card(id: "")
-    }
-
     private mutating func report(_ path: String, _ message: String) {
         problems.append(DeckProblem(path: path, message: message))
     }

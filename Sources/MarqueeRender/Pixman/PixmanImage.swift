@@ -73,14 +73,12 @@ public final class PixmanImage {
 }
 
 extension pixman_color_t {
-    /// pixman colors have 16 bits per channel; `alpha` scales nothing here (straight color).
-    init(_ color: MarqueeCoreColor, opacity: Double = 1) {
+    /// pixman colors have 16 bits per channel and are premultiplied by alpha in solid fills.
+    init(_ color: MarqueeCoreColor) {
         func wide(_ byte: UInt8) -> UInt16 { UInt16(byte) * 257 }
-        let alpha = UInt16((Double(color.alpha) / 255 * opacity * 65535).rounded())
-        // pixman expects premultiplied components in solid fills.
+        let alpha = wide(color.alpha)
         func premultiplied(_ byte: UInt8) -> UInt16 { UInt16((Double(wide(byte)) * Double(alpha) / 65535).rounded()) }
         self.init(
-            red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue),
-            alpha: alpha)
+            red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue), alpha: alpha)
     }
 }

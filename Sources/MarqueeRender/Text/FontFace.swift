@@ -35,9 +35,6 @@ public final class FontFace {
 
     deinit { FT_Done_Face(face) }
 
-    /// Distance from the baseline to the top of the tallest glyphs, in pixels.
-    public var ascender: Double { Double(face.pointee.size.pointee.metrics.ascender) / 64 }
-
     /// The glyph index for a character (`FT_Get_Char_Index`), 0 for characters the font lacks.
     public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
         if let index = glyphIndexOfScalar[scalar.value] { return index }
