@@ -79,9 +79,7 @@ public final class Renderer {
                     () throws(RenderError) in
                     try rasterizer.rasterize(card, width: width, height: height)
                 }
-                pixman_image_composite32(
-                    PIXMAN_OP_OVER, raster.handle, nil, image.handle, 0, 0, 0, 0, Int32(item.frame.x.rounded()),
-                    Int32(item.frame.y.rounded()), Int32(width), Int32(height))
+                try CardCompositor.draw(raster, item, onto: image)
             }
         }
     }

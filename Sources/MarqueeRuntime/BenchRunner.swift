@@ -88,6 +88,10 @@ public struct BenchRunner {
         deck.style.bodySize = 24
         deck.style.padding = 24
         deck.style.textColor = Color(red: 0x1a, green: 0x1a, blue: 0x1f)
+        // Background hue 0 → 0.18 over the scroll, saturation and brightness 1.
+        deck.bindings.background = ColorKeyframes(
+            space: .hsb,
+            keyframes: Keyframes([.init(at: 0, value: SIMD4(0, 1, 1, 1)), .init(at: 1, value: SIMD4(0.18, 1, 1, 1))]))
         let body =
             "Departure board, platform 4: next service in 3 minutes\nCalling at Alderley, Brightwater, Carrow and Dunmore"
         var section = Section()
@@ -115,7 +119,6 @@ public struct BenchRunner {
         func render(_ k: Int) throws(RuntimeError) {
             let target = duration * Double(k) / Double(frames)
             _ = scene.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
-            list.background = Color(hue: 0.18 * list.percent, saturation: 1, brightness: 1)
             do { try renderer.render(list, deck: scene.deck, into: buffer) } catch { throw RuntimeError(error.message) }
         }
         try render(0)

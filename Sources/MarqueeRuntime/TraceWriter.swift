@@ -49,6 +49,7 @@ final class TraceWriter {
             json.member("alpha", item.alpha)
             json.member("scale", item.scale)
             json.member("rotation", item.rotation)
+            if let tint = item.tint { json.member("tint", tint.hexString) }
             json.endObject()
         }
         json.endArray()

@@ -67,6 +67,25 @@ final class GoldenImageTests: XCTestCase {
         try assertGolden(try render(deck(), size: PixelSize(width: 360, height: 300), offset: 170.5), "list_scrolled")
     }
 
+    /// Keyframes by viewport position: the top card faded, shrunk, tilted and shifted; the bottom
+    /// one tinted (SPEC §4 and §6: pixman affine transform with bilinear filtering).
+    func testTransformedCards() throws {
+        var transformed = deck()
+        var cards = CardBindings()
+        cards.input = .position
+        cards.opacity = Keyframes([.init(at: 0, value: 0.3), .init(at: 0.5, value: 1)])
+        cards.scale = Keyframes([.init(at: 0, value: 0.6), .init(at: 0.5, value: 1)])
+        cards.rotation = Keyframes([.init(at: 0, value: -0.35), .init(at: 0.5, value: 0)])
+        cards.translateX = Keyframes([.init(at: 0, value: 30), .init(at: 0.5, value: 0)])
+        cards.tint = ColorKeyframes(
+            space: .rgb,
+            keyframes: Keyframes([
+                .init(at: 0.5, value: SIMD4(0, 0.4, 1, 0)), .init(at: 1, value: SIMD4(0, 0.4, 1, 0.6)),
+            ]))
+        transformed.bindings.cards = cards
+        try assertGolden(try render(transformed, size: PixelSize(width: 360, height: 300), offset: 40), "transformed")
+    }
+
     func testGrid() throws {
         var grid = deck()
         grid.layout.kind = .grid

@@ -3,11 +3,17 @@ public struct Deck: Equatable, Sendable {
     public var sections: [Section]
     public var layout: LayoutConfiguration
     public var style: Style
+    /// Properties that follow the scroll percentage.
+    public var bindings: Bindings
 
-    public init(sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init()) {
+    public init(
+        sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init(),
+        bindings: Bindings = .init()
+    ) {
         self.sections = sections
         self.layout = layout
         self.style = style
+        self.bindings = bindings
     }
 
     public var cardCount: Int { sections.reduce(0) { $0 + $1.cards.count } }

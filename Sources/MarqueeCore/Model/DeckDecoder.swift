@@ -28,7 +28,7 @@ public struct DeckDecoder {
         return deck
     }
 
-    private mutating func report(_ path: String, _ message: String) {
+    mutating func report(_ path: String, _ message: String) {
         problems.append(DeckProblem(path: path, message: message))
     }
 
@@ -36,7 +36,7 @@ public struct DeckDecoder {
 
     /// The members of an object, reporting unknown names (they are usually typos). `allowed` is a
     /// short list: comparing a few short strings is cheaper than hashing for every card.
-    private mutating func members(_ json: JSONValue, path: @autoclosure () -> String, allowed: [String])
+    mutating func members(_ json: JSONValue, path: @autoclosure () -> String, allowed: [String])
         -> [(key: String, value: JSONValue)]?
     {
         guard case .object(let members) = json else {
@@ -51,7 +51,7 @@ public struct DeckDecoder {
         return members
     }
 
-    private static let deckFields = ["sections", "layout", "style", "title"]
+    private static let deckFields = ["sections", "layout", "style", "keyframes", "title"]
     private static let sectionFields = ["title", "cards"]
     private static let cardFields = ["id", "title", "body", "color", "accent", "height"]
     private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
@@ -62,7 +62,7 @@ public struct DeckDecoder {
     ]
 
     /// The value of member `key`, if present.
-    private static func value(_ members: [(key: String, value: JSONValue)], _ key: String) -> JSONValue? {
+    static func value(_ members: [(key: String, value: JSONValue)], _ key: String) -> JSONValue? {
         members.first { $0.key == key }?.value
     }
 
@@ -72,6 +72,7 @@ public struct DeckDecoder {
         if let title = Self.value(fields, "title") { _ = string(title, path: "title") }
         if let layout = Self.value(fields, "layout") { deck.layout = self.layout(layout, path: "layout") }
         if let style = Self.value(fields, "style") { deck.style = self.style(style, path: "style") }
+        if let keyframes = Self.value(fields, "keyframes") { deck.bindings = bindings(keyframes, path: "keyframes") }
         guard let sectionsJSON = Self.value(fields, "sections") else {
             report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
             return deck
@@ -235,7 +236,7 @@ public struct DeckDecoder {
         return style
     }
 
-    private mutating func string(_ json: JSONValue, path: @autoclosure () -> String) -> String? {
+    mutating func string(_ json: JSONValue, path: @autoclosure () -> String) -> String? {
         guard case .string(let value) = json else {
             report(path(), "expected a string, found \(json.typeName)")
             return nil
@@ -243,7 +244,7 @@ public struct DeckDecoder {
         return value
     }
 
-    private mutating func number(_ json: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Double>)
+    mutating func number(_ json: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Double>)
         -> Double?
     {
         guard case .number(let value) = json else {
@@ -260,7 +261,7 @@ public struct DeckDecoder {
         return value
     }
 
-    private mutating func color(_ json: JSONValue, path: @autoclosure () -> String) -> Color? {
+    mutating func color(_ json: JSONValue, path: @autoclosure () -> String) -> Color? {
         guard let text = string(json, path: path()) else { return nil }
         guard let color = Color(hex: text) else {
             report(path(), "\"\(text)\" is not a color (use #rgb, #rrggbb or #rrggbbaa)")

@@ -9,13 +9,16 @@ public struct DisplayList: Sendable {
     }
 
     /// One drawn thing with its presented attributes (SPEC §5). `frame` is in viewport
-    /// coordinates: content y minus the scroll offset.
+    /// coordinates (content y minus the scroll offset, plus any x-translation), before `scale`
+    /// and `rotation`, which turn the item about its center.
     public struct Item: Equatable, Sendable {
         public var content: Content
         public var frame: Rect
         public var alpha: Double = 1
         public var scale: Double = 1
         public var rotation: Double = 0
+        /// A color laid over the card (from keyframes), nil for none.
+        public var tint: Color?
 
         public init(content: Content, frame: Rect) {
             self.content = content

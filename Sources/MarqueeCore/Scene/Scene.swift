@@ -66,7 +66,7 @@ public struct Scene: Sendable {
         let offset = animator.presentedOffset
         list.offset = offset
         list.percent = layout.percent(atOffset: offset)
-        list.background = deck.style.background
+        list.background = deck.bindings.background?.color(at: list.percent) ?? deck.style.background
         list.items.removeAll(keepingCapacity: true)
         visible.removeAll(keepingCapacity: true)
         layout.visibleItems(atOffset: offset, into: &visible)
@@ -81,6 +81,26 @@ public struct Scene: Sendable {
                         frame: frame.offsetBy(dy: -offset)))
             }
         }
+        if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
         return finished
+    }
+
+    /// Sets each card's attributes from the deck's card keyframes (SPEC §4).
+    private func apply(_ bindings: CardBindings, to list: inout DisplayList) {
+        let viewportHeight = Double(layout.viewport.height)
+        for index in list.items.indices {
+            guard case .card = list.items[index].content else { continue }
+            let frame = list.items[index].frame
+            let input: Double
+            switch bindings.input {
+            case .percent: input = list.percent
+            case .position: input = (frame.y + frame.height / 2) / viewportHeight
+            }
+            if let translateX = bindings.translateX { list.items[index].frame.x += translateX.value(at: input) }
+            if let opacity = bindings.opacity { list.items[index].alpha = opacity.value(at: input) }
+            if let scale = bindings.scale { list.items[index].scale = scale.value(at: input) }
+            if let rotation = bindings.rotation { list.items[index].rotation = rotation.value(at: input) }
+            if let tint = bindings.tint { list.items[index].tint = tint.color(at: input) }
+        }
     }
 }

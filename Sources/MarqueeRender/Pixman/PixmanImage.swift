@@ -74,11 +74,13 @@ public final class PixmanImage {
 
 extension pixman_color_t {
     /// pixman colors have 16 bits per channel and are premultiplied by alpha in solid fills.
-    init(_ color: MarqueeCoreColor) {
+    /// `opacity` multiplies the color's own alpha.
+    init(_ color: MarqueeCoreColor, opacity: Double = 1) {
         func wide(_ byte: UInt8) -> UInt16 { UInt16(byte) * 257 }
-        let alpha = wide(color.alpha)
+        let alpha = UInt16((Double(wide(color.alpha)) * min(max(opacity, 0), 1)).rounded())
         func premultiplied(_ byte: UInt8) -> UInt16 { UInt16((Double(wide(byte)) * Double(alpha) / 65535).rounded()) }
         self.init(
-            red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue), alpha: alpha)
+            red: premultiplied(color.red), green: premultiplied(color.green), blue: premultiplied(color.blue),
+            alpha: alpha)
     }
 }
