@@ -19,7 +19,7 @@ public enum LayoutItem: Equatable, Sendable {
 public struct CollectionLayout: Sendable {
     public let configuration: LayoutConfiguration
     public let viewport: PixelSize
-    public private(set) var index: HeightIndex
+    public internal(set) var index: HeightIndex
 
     public init(deck: Deck, viewport: PixelSize) {
         self.configuration = deck.layout

@@ -1,0 +1,67 @@
+/// Why an edit of the deck cannot be made; nothing was changed.
+public struct DeckEditError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Card edits (SPEC §5). Each checks everything first and changes nothing when it throws.
+/// Finding a card by id and checking id uniqueness are linear in the number of cards; the layout
+/// side of each edit is O(log n) (`CollectionLayout`).
+extension Deck {
+    /// Where a card inserted at global index `index` goes: before the card now at that index, or
+    /// at the end of the last section when `index` is the card count.
+    public func insertionPoint(forGlobalIndex index: Int) throws(DeckEditError) -> (section: Int, item: Int) {
+        guard !sections.isEmpty else { throw DeckEditError("the deck has no sections to insert a card into") }
+        guard index >= 0, index <= cardCount else {
+            throw DeckEditError("index \(index) is out of range (0 to \(cardCount))")
+        }
+        if index == cardCount { return (sections.count - 1, sections[sections.count - 1].cards.count) }
+        var remaining = index
+        for (sectionIndex, section) in sections.enumerated() {
+            if remaining < section.cards.count { return (sectionIndex, remaining) }
+            remaining -= section.cards.count
+        }
+        preconditionFailure("Deck.insertionPoint: index \(index) not found below cardCount")
+    }
+
+    /// Section and item of the card at global index `index`.
+    public func location(ofCard index: Int) throws(DeckEditError) -> (section: Int, item: Int) {
+        guard index >= 0, index < cardCount else {
+            throw DeckEditError("card index \(index) is out of range (the deck has \(cardCount) cards)")
+        }
+        var remaining = index
+        for (sectionIndex, section) in sections.enumerated() {
+            if remaining < section.cards.count { return (sectionIndex, remaining) }
+            remaining -= section.cards.count
+        }
+        preconditionFailure("Deck.location(ofCard:): index \(index) not found below cardCount")
+    }
+
+    public mutating func insert(_ card: Card, section: Int, item: Int) throws(DeckEditError) {
+        guard sections.indices.contains(section), (0...sections[section].cards.count).contains(item) else {
+            throw DeckEditError("there is no place \(section):\(item) to insert at")
+        }
+        if globalIndex(ofCardWithID: card.id) != nil {
+            throw DeckEditError("a card with id \"\(card.id)\" already exists")
+        }
+        sections[section].cards.insert(card, at: item)
+    }
+
+    @discardableResult
+    public mutating func removeCard(section: Int, item: Int) -> Card {
+        sections[section].cards.remove(at: item)
+    }
+
+    /// Replaces a card's content. The new card keeps the old id (an `id` in the new content must
+    /// match it).
+    public mutating func update(section: Int, item: Int, with card: Card) throws(DeckEditError) {
+        let old = sections[section].cards[item]
+        guard card.id.isEmpty || card.id == old.id else {
+            throw DeckEditError("update cannot change a card's id (\"\(old.id)\" to \"\(card.id)\")")
+        }
+        var replacement = card
+        replacement.id = old.id
+        sections[section].cards[item] = replacement
+    }
+}
