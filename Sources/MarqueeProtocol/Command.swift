@@ -8,6 +8,10 @@ public enum Command: Equatable, Sendable {
     case snapshot(path: String)
     case load(path: String)
     case quit
+    case insert(CardPlace, Card)
+    case delete(CardReference)
+    case move(from: Int, to: Int)
+    case update(CardReference, Card)
 
     /// The command's name as typed, for messages.
     public var name: String {
@@ -18,6 +22,10 @@ public enum Command: Equatable, Sendable {
         case .snapshot: return "snapshot"
         case .load: return "load"
         case .quit: return "quit"
+        case .insert: return "insert"
+        case .delete: return "delete"
+        case .move: return "move"
+        case .update: return "update"
         }
     }
 }
@@ -33,6 +41,20 @@ public struct ScrollOptions: Equatable, Sendable {
         self.duration = duration
         self.curve = curve
     }
+}
+
+/// Where `insert` puts a card.
+public enum CardPlace: Equatable, Sendable {
+    /// The global index the card will have (the end of the last section when it is the count).
+    case index(Int)
+    /// Section S, item I (I may be the section's card count: its end).
+    case sectionItem(section: Int, item: Int)
+}
+
+/// Which card `delete` and `update` mean.
+public enum CardReference: Equatable, Sendable {
+    case index(Int)
+    case id(String)
 }
 
 public enum ScrollAmount: Equatable, Sendable {

@@ -18,10 +18,15 @@ public enum CommandParser {
         "snapshot": "snapshot PATH.png",
         "load": "load DECK.json",
         "quit": "quit",
+        "insert": "insert INDEX|S:I CARD_JSON",
+        "delete": "delete INDEX | delete id:ID",
+        "move": "move FROM TO",
+        "update": "update INDEX|id:ID CARD_JSON",
     ]
 
     /// nil for a blank line or a comment.
     public static func parse(_ text: String) -> Result<Command, CommandError>? {
+        if let withJSON = parseCommandWithJSON(text) { return withJSON }
         let words = tokenize(text)
         guard let name = words.first else { return nil }
         let arguments = Array(words.dropFirst())
@@ -85,6 +90,17 @@ public enum CommandParser {
         case "quit":
             guard arguments.isEmpty else { throw wrongCount("quit") }
             return .quit
+        case "delete":
+            guard arguments.count == 1 else { throw wrongCount("delete") }
+            return .delete(try cardReference(arguments[0], command: "delete"))
+        case "move":
+            guard arguments.count == 2 else { throw wrongCount("move") }
+            guard let from = Int(arguments[0]), let to = Int(arguments[1]), from >= 0, to >= 0 else {
+                throw CommandError("move: FROM and TO are card indices, whole numbers ≥ 0 (usage: \(usage["move"]!))")
+            }
+            return .move(from: from, to: to)
+        case "insert", "update":
+            throw missing("card JSON", for: String(name))
         default:
             let known = usage.keys.sorted().joined(separator: ", ")
             throw CommandError("unknown command \"\(name.prefix(64))\" (known commands: \(known))")
@@ -97,6 +113,54 @@ public enum CommandParser {
 
     private static func wrongCount(_ command: String) -> CommandError {
         CommandError("\(command): wrong number of arguments (usage: \(usage[command]!))")
+    }
+
+    /// `insert` and `update` end with card JSON, which may hold `#` (colors) and spaces, so the
+    /// JSON is the rest of the line after the place, taken as it is.
+    static func parseCommandWithJSON(_ text: String) -> Result<Command, CommandError>? {
+        let words = text.split(maxSplits: 2, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
+        guard let name = words.first, name == "insert" || name == "update", words.count == 3 else { return nil }
+        let command = String(name)
+        do throws(CommandError) {
+            let json = words[2].drop { $0 == " " || $0 == "\t" }
+            let card: Card
+            do {
+                card = try DeckDecoder.decodeCard(
+                    try JSONParser.parse(String(json)), path: "card", requireID: command == "insert")
+            } catch let error as DeckError {
+                throw CommandError("\(command): \(error.summary)")
+            } catch {
+                throw CommandError("\(command): the card is not valid JSON: \(error)")
+            }
+            if command == "insert" { return .success(.insert(try cardPlace(words[1]), card)) }
+            return .success(.update(try cardReference(words[1], command: "update"), card))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func cardPlace(_ word: Substring) throws(CommandError) -> CardPlace {
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2, let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0 {
+            return .sectionItem(section: section, item: item)
+        }
+        guard let index = Int(word), index >= 0 else {
+            throw CommandError(
+                "insert: \"\(word.prefix(64))\" is not a place (a card index or S:I; usage: \(usage["insert"]!))")
+        }
+        return .index(index)
+    }
+
+    static func cardReference(_ word: Substring, command: String) throws(CommandError) -> CardReference {
+        if word.hasPrefix("id:") {
+            guard word.count > 3 else { throw CommandError("\(command): id: needs a card id") }
+            return .id(String(word.dropFirst(3)))
+        }
+        guard let index = Int(word), index >= 0 else {
+            throw CommandError(
+                "\(command): \"\(word.prefix(64))\" is not a card (a card index or id:ID; usage: \(usage[command]!))")
+        }
+        return .index(index)
     }
 
     static func scrollTarget(_ word: Substring) throws(CommandError) -> ScrollTarget {

@@ -71,17 +71,24 @@ public final class Renderer {
                         line, face: fonts.header, color: headerColor, onto: image, x: frame.x, baseline: baseline)
                 }
             case .card(_, let section, let itemIndex):
-                let card = deck.sections[section].cards[itemIndex]
-                let width = Int(item.frame.width.rounded())
-                let height = Int(item.frame.height.rounded())
-                guard width > 0, height > 0 else { continue }
-                let raster = try cache.image(for: .init(card: card, width: width, height: height)) {
-                    () throws(RenderError) in
-                    try rasterizer.rasterize(card, width: width, height: height)
-                }
-                try CardCompositor.draw(raster, item, onto: image)
+                try drawCard(deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image)
+            case .leavingCard(let card, _):
+                try drawCard(card, item, rasterizer: rasterizer, onto: image)
             }
         }
+    }
+
+    /// Composites the card's cached raster (drawn on first use at the frame's pixel size).
+    private func drawCard(_ card: Card, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage)
+        throws(RenderError)
+    {
+        let width = Int(item.frame.width.rounded())
+        let height = Int(item.frame.height.rounded())
+        guard width > 0, height > 0 else { return }
+        let raster = try cache.image(for: .init(card: card, width: width, height: height)) { () throws(RenderError) in
+            try rasterizer.rasterize(card, width: width, height: height)
+        }
+        try CardCompositor.draw(raster, item, onto: image)
     }
 
     private func targetImage(for buffer: PixelBuffer) throws(RenderError) -> PixmanImage {

@@ -263,6 +263,38 @@ public final class Session {
         case .quit:
             replyOK(seq)
             quitting = true
+        case .insert, .delete, .move, .update:
+            edit(command, seq: seq)
+        }
+    }
+
+    /// Card edits (SPEC §5): applied at once, animated from the next frame; a failed edit changes
+    /// nothing and is answered with why.
+    private func edit(_ command: Command, seq: Int) {
+        do throws(DeckEditError) {
+            switch command {
+            case .insert(.index(let index), let card): try scene.insertCard(card, at: index)
+            case .insert(.sectionItem(let section, let item), let card):
+                try scene.insertCard(card, section: section, item: item)
+            case .delete(let reference): try scene.deleteCard(at: try cardIndex(reference))
+            case .move(let from, let to): try scene.moveCard(from: from, to: to)
+            case .update(let reference, let card): try scene.updateCard(at: try cardIndex(reference), with: card)
+            default: preconditionFailure("Session.edit: \(command.name) is not an edit")
+            }
+            replyOK(seq)
+        } catch {
+            replyError(seq, "\(command.name): \(error.message)")
+        }
+    }
+
+    private func cardIndex(_ reference: CardReference) throws(DeckEditError) -> Int {
+        switch reference {
+        case .index(let index): return index
+        case .id(let id):
+            guard let index = scene.deck.globalIndex(ofCardWithID: id) else {
+                throw DeckEditError("no card has id \"\(id)\"")
+            }
+            return index
         }
     }
 

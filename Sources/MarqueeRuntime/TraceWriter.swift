@@ -41,6 +41,10 @@ final class TraceWriter {
                 json.member("index", index)
             case .header(let section):
                 json.member("header", section)
+            case .leavingCard(let card, let index):
+                json.member("id", card.id)
+                json.member("index", index)
+                json.member("leaving", true)
             }
             json.member("x", item.frame.x)
             json.member("y", item.frame.y)

@@ -138,3 +138,76 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(run.trace.last?.offsetY, layout.maxOffset)
     }
 }
+
+final class EditSessionTests: XCTestCase {
+    let size = PixelSize(width: 640, height: 480)
+
+    func cards(_ frame: JSONValue, id: String) -> [JSONValue] {
+        frame["cards"]!.array!.filter { $0["id"]?.string == id }
+    }
+
+    func testInsertAndDeleteShowFrameByFrameInTheTrace() throws {
+        let script = """
+            insert 1 {"id": "new", "title": "New # with a hash", "color": "#ffeeaa"}
+            wait idle
+            delete id:new
+            wait idle
+            """
+        let run = try SessionHarness.run(script, size: size)
+        XCTAssertEqual(run.replies.map { $0["ok"]?.bool }, [true, true, true, true])
+        let withNew = run.trace.filter { !cards($0, id: "new").isEmpty }
+        let growing = withNew.compactMap { cards($0, id: "new").first { $0["leaving"] == nil } }
+        XCTAssertEqual(growing.first?["scale"]?.number, 0.01)
+        XCTAssertEqual(growing.first?["alpha"]?.number, 0)
+        let scales = growing.map { $0["scale"]!.number! }
+        XCTAssertEqual(scales, scales.sorted(), "it only grows")
+        XCTAssertEqual(scales.last, 1)
+        // 0.35 s at 60 Hz: the first frame at f = 0, then 21 frames to f = 1.
+        XCTAssertEqual(growing.count, 22)
+        let falling = withNew.compactMap { cards($0, id: "new").first { $0["leaving"]?.bool == true } }
+        XCTAssertFalse(falling.isEmpty)
+        let ys = falling.map { $0["y"]!.number! }
+        XCTAssertEqual(ys, ys.sorted(), "it falls")
+        XCTAssertEqual(falling.first?["alpha"]?.number, 1)
+        XCTAssertNil(run.trace.last.map { cards($0, id: "new").first }!, "gone at the end")
+    }
+
+    func testDisplacedCardsNeverJumpMoreThanTheCurveAllows() throws {
+        let run = try SessionHarness.run(
+            "insert 0 {\"id\": \"a\"}\nwait 0.1\ninsert 0 {\"id\": \"b\"}\nwait 0.1\ndelete 1\nwait idle\n", size: size)
+        var previous: [String: Double] = [:]
+        // The largest step smoothstep takes in one 1/60 s frame of a 0.35 s tween, times the
+        // largest distance here (two card pitches of 132).
+        let limit = 1.5 / (0.35 * 60) * 2 * 132 + 1
+        for frame in run.trace.dropFirst() {
+            for card in frame["cards"]!.array! where card["leaving"] == nil {
+                guard let id = card["id"]?.string else { continue }
+                let y = card["y"]!.number! + frame.offsetY
+                if let before = previous[id] {
+                    XCTAssertLessThan(abs(y - before), limit, "\(id) in frame \(frame["frame"]!)")
+                }
+                previous[id] = y
+            }
+        }
+    }
+
+    func testBadEditsAreAnsweredAndChangeNothing() throws {
+        let run = try SessionHarness.run(
+            """
+            insert 0 {"id": "dep-1"}
+            insert 99 {"id": "x"}
+            insert 0 {"id": "x", "color": "red"}
+            insert 0 {"id":
+            delete id:nope
+            move 0 999
+            update 0 {"id": "other"}
+            wait idle
+            """, size: size)
+        let replies = run.replies
+        XCTAssertEqual(replies.map { $0["ok"]?.bool }, [false, false, false, false, false, false, false, true])
+        XCTAssertTrue(replies[0]["error"]!.string!.contains("already exists"))
+        XCTAssertTrue(replies[2]["error"]!.string!.contains("card.color"))
+        XCTAssertTrue(replies[3]["error"]!.string!.contains("not valid JSON"))
+        XCTAssertEqual(run.trace.count, 1, "nothing changed, nothing drawn")
+    }
+}

@@ -132,31 +132,33 @@ public struct CollectionLayout: Sendable {
     /// whose content frame shares an area with the viewport `[offset, offset + viewport.height)`.
     /// Costs O(log n + visible items).
     public func visibleItems(atOffset offset: Double, into items: inout [LayoutItem]) {
+        self.items(from: offset, to: offset + Double(viewport.height), into: &items)
+    }
+
+    /// Appends every header and card whose content frame meets `[top, bottom)`, in drawing order.
+    public func items(from top: Double, to bottom: Double, into items: inout [LayoutItem]) {
         let count = index.count
-        guard count > 0 else { return }
-        let top = configuration.insets.top
-        var (position, before) = index.position(containingOffset: offset - top)
-        if offset - top < 0 { (position, before) = (0, HeightIndex.Sums()) }
-        var rowTop = top + before.extent
+        guard count > 0, bottom > top else { return }
+        let contentTop = configuration.insets.top
+        var (position, before) = index.position(containingOffset: top - contentTop)
+        if top - contentTop < 0 { (position, before) = (0, HeightIndex.Sums()) }
+        var rowTop = contentTop + before.extent
         var cardIndex = before.cards
         var section = before.sections - 1
         var sectionFirstCard = section >= 0 ? index.position(ofSection: section).before.cards : 0
-        let viewportBottom = offset + Double(viewport.height)
-        while position < count, rowTop < viewportBottom {
+        while position < count, rowTop < bottom {
             let entry = index.entry(at: position)
             if entry.sections > 0 {
                 section += 1
                 sectionFirstCard = cardIndex
                 if entry.extent > 0 {
                     let frame = headerFrame(top: rowTop)
-                    if Self.meets(frame, offset, viewportBottom) {
-                        items.append(.header(section: section, frame: frame))
-                    }
+                    if Self.meets(frame, top, bottom) { items.append(.header(section: section, frame: frame)) }
                 }
             }
             for column in 0..<entry.cards {
                 let frame = cardFrame(column: column, rowTop: rowTop, entry: entry)
-                if Self.meets(frame, offset, viewportBottom) {
+                if Self.meets(frame, top, bottom) {
                     items.append(
                         .card(index: cardIndex, section: section, item: cardIndex - sectionFirstCard, frame: frame))
                 }

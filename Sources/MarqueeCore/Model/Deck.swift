@@ -86,6 +86,8 @@ public struct Style: Equatable, Sendable {
     public var headerSize: Double = 32
     public var padding: Double = 24
     public var accentWidth: Double = 8
+    /// Seconds that insert, delete, move and update transitions take (SPEC §5).
+    public var transitionDuration: Double = 0.35
 
     public init() {}
 }

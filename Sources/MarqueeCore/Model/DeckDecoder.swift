@@ -28,6 +28,16 @@ public struct DeckDecoder {
         return deck
     }
 
+    /// Decodes one card given on its own (protocol commands carry card JSON). With
+    /// `requireID: false` (for `update`) the id may be left out; the card then has an empty id.
+    public static func decodeCard(_ json: JSONValue, path: String, requireID: Bool) throws(DeckError) -> Card {
+        var decoder = DeckDecoder()
+        let card = decoder.card(json, path: path, requireID: requireID)
+        if !decoder.problems.isEmpty { throw DeckError(problems: decoder.problems) }
+        guard let card else { throw DeckError(problems: [DeckProblem(path: path, message: "not a card")]) }
+        return card
+    }
+
     mutating func report(_ path: String, _ message: String) {
         problems.append(DeckProblem(path: path, message: message))
     }
@@ -58,7 +68,7 @@ public struct DeckDecoder {
     private static let insetFields = ["top", "left", "bottom", "right"]
     private static let styleFields = [
         "background", "cardColor", "cardAlpha", "cornerRadius", "textColor", "headerColor", "titleFont",
-        "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth",
+        "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth", "transitionDuration",
     ]
 
     /// The value of member `key`, if present.
@@ -118,7 +128,7 @@ public struct DeckDecoder {
         return deck
     }
 
-    private mutating func card(_ json: JSONValue, path: @autoclosure () -> String) -> Card? {
+    private mutating func card(_ json: JSONValue, path: @autoclosure () -> String, requireID: Bool = true) -> Card? {
         guard let fields = members(json, path: path(), allowed: Self.cardFields) else { return nil }
         var card = Card(id: "")
         var hasID = false
@@ -140,7 +150,7 @@ public struct DeckDecoder {
             default: break
             }
         }
-        guard hasID else {
+        guard hasID || !requireID else {
             report(path() + ".id", "missing (every card needs a unique id)")
             return nil
         }
@@ -230,6 +240,7 @@ public struct DeckDecoder {
         numberField("headerSize", \.headerSize, 1...500)
         numberField("padding", \.padding, 0...1_000)
         numberField("accentWidth", \.accentWidth, 0...1_000)
+        numberField("transitionDuration", \.transitionDuration, 0...10)
         fontField("titleFont", \.titleFont)
         fontField("bodyFont", \.bodyFont)
         fontField("headerFont", \.headerFont)

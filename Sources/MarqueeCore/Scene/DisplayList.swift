@@ -2,10 +2,13 @@
 /// the trace writes out (SPEC §9).
 public struct DisplayList: Sendable {
     public enum Content: Hashable, Sendable {
-        /// A card: global index, and where it lives in the deck.
+        /// A card of the deck: global index, and where it lives in the deck.
         case card(index: Int, section: Int, item: Int)
         /// A section's header.
         case header(section: Int)
+        /// A card on its way out: deleted (it falls and fades), or the old content of an updated
+        /// card (it fades over the new). `index` is the index it had.
+        case leavingCard(Card, index: Int)
     }
 
     /// One drawn thing with its presented attributes (SPEC §5). `frame` is in viewport
@@ -23,6 +26,14 @@ public struct DisplayList: Sendable {
         public init(content: Content, frame: Rect) {
             self.content = content
             self.frame = frame
+        }
+
+        init(content: Content, attributes: ItemAttributes, offset: Double) {
+            self.content = content
+            frame = attributes.frame.offsetBy(dy: -offset)
+            alpha = attributes.alpha
+            scale = attributes.scale
+            rotation = attributes.rotation
         }
     }
 

@@ -1,13 +1,49 @@
-/// The state of the show (deck, layout, scroll) and the one place where it becomes a frame:
-/// `frame(at:into:)` is a function of that state and the frame's target time.
+/// The state of the show (deck, layout, scroll, transitions) and the one place where it becomes a
+/// frame: `frame(at:into:)` is a function of that state and the frame's target time.
 public struct Scene: Sendable {
-    public private(set) var deck: Deck
-    public private(set) var layout: CollectionLayout
-    public private(set) var animator = ScrollAnimator()
+    public internal(set) var deck: Deck
+    public internal(set) var layout: CollectionLayout
+    public internal(set) var animator = ScrollAnimator()
     /// Something changed that the screen does not show yet (a new deck, a jump, the first frame).
-    public private(set) var isDirty = true
+    public internal(set) var isDirty = true
+
+    /// What identifies a drawn thing across edits: a card by id, a header by its section.
+    enum ItemKey: Hashable, Sendable {
+        case card(String)
+        case header(Int)
+    }
+
+    /// A card or header moving from one set of attributes to another. `index` is the card's
+    /// global index (or the header's section), kept current across edits.
+    struct ActiveTween: Sendable {
+        var tween: AttributeTween
+        var index: Int
+    }
+
+    struct LeavingCard: Sendable {
+        var card: Card
+        var index: Int
+        var tween: AttributeTween
+    }
+
+    /// What the last frame drew (before keyframe bindings), in content coordinates, with indices.
+    struct Presented: Sendable {
+        var attributes: ItemAttributes
+        var index: Int
+    }
+
+    var tweens: [ItemKey: ActiveTween] = [:]
+    var leaving: [LeavingCard] = []
+    var presented: [ItemKey: Presented] = [:]
+    /// Operations tagged by the command that asked for them (a batch, an appear sequence); their
+    /// tag is reported once every tween they started has ended.
+    var pendingTags: [Int: Set<ItemKey>] = [:]
+    /// The target time of the last frame drawn.
+    var lastTargetTime: Double?
+
     /// Reused each frame so that building the display list does not allocate.
     private var visible: [LayoutItem] = []
+    private var drawn: [(content: DisplayList.Content, key: ItemKey?, attributes: ItemAttributes)] = []
 
     public init(deck: Deck, viewport: PixelSize) {
         self.deck = deck
@@ -17,22 +53,28 @@ public struct Scene: Sendable {
     public var viewport: PixelSize { layout.viewport }
 
     /// True while the next vblank should draw a frame.
-    public var needsFrame: Bool { isDirty || animator.isAnimating }
+    public var needsFrame: Bool { isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty }
+
+    public var isTransitioning: Bool { !tweens.isEmpty || !leaving.isEmpty }
 
     public var presentedOffset: Double { animator.presentedOffset }
 
     /// True while a change has been applied that no presented frame shows yet: a new deck, or a
-    /// scroll whose first frame has not been drawn. `snapshot` waits for that frame.
+    /// scroll or transition whose first frame has not been drawn. `snapshot` waits for that frame.
     public var hasUnpresentedChange: Bool {
         isDirty || (animator.animation.map { $0.startTime == nil } ?? false)
+            || tweens.values.contains { $0.tween.startTime == nil } || leaving.contains { $0.tween.startTime == nil }
     }
 
     /// Shows another deck, keeping the scroll offset where it still fits. A running scroll ends
-    /// (its event is returned, marked interrupted).
+    /// (its event is returned, marked interrupted); running transitions end where they are going.
     public mutating func replaceDeck(_ newDeck: Deck) -> ScrollFinished? {
         deck = newDeck
         layout = CollectionLayout(deck: newDeck, viewport: layout.viewport)
         isDirty = true
+        tweens.removeAll()
+        leaving.removeAll()
+        presented.removeAll()
         return animator.jump(to: min(animator.presentedOffset, layout.maxOffset))
     }
 
@@ -59,37 +101,117 @@ public struct Scene: Sendable {
     }
 
     /// Builds the display list for the frame that will be shown at `time.targetTimestamp`,
-    /// advancing the scroll. Returns the event of a scroll that this frame finishes.
-    public mutating func frame(at time: FrameTime, into list: inout DisplayList) -> ScrollFinished? {
+    /// advancing the scroll and the transitions. Returns the event of a scroll that this frame
+    /// finishes, and appends the tags of tagged changes that ended to `finishedTags`.
+    public mutating func frame(at time: FrameTime, into list: inout DisplayList, finishedTags: inout [Int])
+        -> ScrollFinished?
+    {
         let finished = animator.advance(to: time.targetTimestamp)
         isDirty = false
+        let target = time.targetTimestamp
+        lastTargetTime = target
         let offset = animator.presentedOffset
+        let viewportBottom = offset + Double(layout.viewport.height)
         list.offset = offset
         list.percent = layout.percent(atOffset: offset)
         list.background = deck.bindings.background?.color(at: list.percent) ?? deck.style.background
         list.items.removeAll(keepingCapacity: true)
         visible.removeAll(keepingCapacity: true)
+        drawn.removeAll(keepingCapacity: true)
         layout.visibleItems(atOffset: offset, into: &visible)
+        var endedKeys: [ItemKey] = []
         for item in visible {
+            let key: ItemKey
+            let content: DisplayList.Content
             switch item {
-            case .header(let section, let frame):
-                list.items.append(.init(content: .header(section: section), frame: frame.offsetBy(dy: -offset)))
-            case .card(let index, let section, let itemIndex, let frame):
-                list.items.append(
-                    .init(
-                        content: .card(index: index, section: section, item: itemIndex),
-                        frame: frame.offsetBy(dy: -offset)))
+            case .header(let section, _):
+                key = .header(section)
+                content = .header(section: section)
+            case .card(let index, let section, let itemIndex, _):
+                key = .card(deck.sections[section].cards[itemIndex].id)
+                content = .card(index: index, section: section, item: itemIndex)
+            }
+            var attributes = ItemAttributes(frame: item.frame)
+            if var active = tweens[key] {
+                let (value, ended) = active.tween.value(at: target)
+                attributes = value
+                if ended { endedKeys.append(key) } else { tweens[key] = active }
+            }
+            drawn.append((content, key, attributes))
+        }
+        // Tweening things whose layout place is off screen may still pass through the viewport.
+        if tweens.count > 0 {
+            for (key, active) in tweens where !drawn.contains(where: { $0.key == key }) && !endedKeys.contains(key) {
+                var active = active
+                let (attributes, ended) = active.tween.value(at: target)
+                if ended { endedKeys.append(key) } else { tweens[key] = active }
+                guard attributes.frame.y < viewportBottom, attributes.frame.maxY > offset else { continue }
+                switch key {
+                case .header(let section): drawn.append((.header(section: section), key, attributes))
+                case .card:
+                    guard let location = try? deck.location(ofCard: active.index) else { continue }
+                    drawn.append(
+                        (.card(index: active.index, section: location.section, item: location.item), key, attributes))
+                }
+            }
+        }
+        for key in endedKeys { tweens[key] = nil }
+        var stillLeaving: [LeavingCard] = []
+        for var card in leaving {
+            let (attributes, ended) = card.tween.value(at: target)
+            if !ended { stillLeaving.append(card) }
+            if attributes.frame.y < viewportBottom, attributes.frame.maxY > offset, attributes.alpha > 0 {
+                drawn.append((.leavingCard(card.card, index: card.index), nil, attributes))
+            }
+        }
+        leaving = stillLeaving
+        if drawn.contains(where: { $0.attributes.zIndex != 0 }) {
+            // Stable: equal z keeps layout order.
+            let ordered = drawn.enumerated().sorted {
+                ($0.element.attributes.zIndex, $0.offset) < ($1.element.attributes.zIndex, $1.offset)
+            }
+            drawn = ordered.map(\.element)
+        }
+        presented.removeAll(keepingCapacity: true)
+        for entry in drawn {
+            list.items.append(DisplayList.Item(content: entry.content, attributes: entry.attributes, offset: offset))
+            guard let key = entry.key else { continue }
+            switch entry.content {
+            case .card(let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
+            case .header(let section): presented[key] = Presented(attributes: entry.attributes, index: section)
+            case .leavingCard: break
             }
         }
         if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
+        reportFinishedTags(into: &finishedTags)
         return finished
     }
 
-    /// Sets each card's attributes from the deck's card keyframes (SPEC §4).
+    /// `frame(at:into:finishedTags:)` for callers that tag no changes.
+    public mutating func frame(at time: FrameTime, into list: inout DisplayList) -> ScrollFinished? {
+        var ignored: [Int] = []
+        return frame(at: time, into: &list, finishedTags: &ignored)
+    }
+
+    /// The tags whose tweens have all ended (and whose leaving cards are gone).
+    private mutating func reportFinishedTags(into finishedTags: inout [Int]) {
+        guard !pendingTags.isEmpty else { return }
+        for (tag, keys) in pendingTags where keys.allSatisfy({ tweens[$0] == nil }) && leaving.isEmpty {
+            finishedTags.append(tag)
+            pendingTags[tag] = nil
+        }
+        finishedTags.sort()
+    }
+
+    /// Sets each card's attributes from the deck's card keyframes (SPEC §4), on top of any
+    /// transition: opacity and scale multiply, rotation and translation add.
     private func apply(_ bindings: CardBindings, to list: inout DisplayList) {
         let viewportHeight = Double(layout.viewport.height)
         for index in list.items.indices {
-            guard case .card = list.items[index].content else { continue }
+            switch list.items[index].content {
+            case .card, .leavingCard: break
+            case .header: continue
+            }
             let frame = list.items[index].frame
             let input: Double
             switch bindings.input {
@@ -97,9 +219,9 @@ public struct Scene: Sendable {
             case .position: input = (frame.y + frame.height / 2) / viewportHeight
             }
             if let translateX = bindings.translateX { list.items[index].frame.x += translateX.value(at: input) }
-            if let opacity = bindings.opacity { list.items[index].alpha = opacity.value(at: input) }
-            if let scale = bindings.scale { list.items[index].scale = scale.value(at: input) }
-            if let rotation = bindings.rotation { list.items[index].rotation = rotation.value(at: input) }
+            if let opacity = bindings.opacity { list.items[index].alpha *= opacity.value(at: input) }
+            if let scale = bindings.scale { list.items[index].scale *= scale.value(at: input) }
+            if let rotation = bindings.rotation { list.items[index].rotation += rotation.value(at: input) }
             if let tint = bindings.tint { list.items[index].tint = tint.color(at: input) }
         }
     }

@@ -1,0 +1,187 @@
+/// Card edits that animate (SPEC §5): the edited deck and layout take effect at once; what the
+/// screen shows moves there over `style.transitionDuration`, starting at the next frame.
+///
+/// Every affected card or header tweens from its *presented* attributes (so a change arriving
+/// mid-transition continues from what is on screen, without a jump) to its new layout attributes.
+/// Things not on screen before the edit start from their old layout frame, captured before the edit
+/// for a window around the viewport; an inserted card grows from scale 0.01 and alpha 0 at its final
+/// place; a deleted card falls, tilts and fades on top of the rest.
+extension Scene {
+    public var transitionDuration: Double { deck.style.transitionDuration }
+
+    /// Inserts `card` so that its global index becomes `globalIndex` (before the card now there,
+    /// or at the end of the last section).
+    public mutating func insertCard(_ card: Card, at globalIndex: Int, tag: Int? = nil) throws(DeckEditError) {
+        let (section, item) = try deck.insertionPoint(forGlobalIndex: globalIndex)
+        try insertCard(card, section: section, item: item, tag: tag)
+    }
+
+    /// Inserts `card` at `item` of `section` (`item` may be the section's card count: its end).
+    public mutating func insertCard(_ card: Card, section: Int, item: Int, tag: Int? = nil) throws(DeckEditError) {
+        guard section >= 0, section < deck.sections.count, item >= 0, item <= deck.sections[section].cards.count else {
+            throw DeckEditError("there is no place \(section):\(item) to insert at")
+        }
+        let globalIndex = deck.sections[..<section].reduce(0) { $0 + $1.cards.count } + item
+        let window = oldFrames(margin: extent(of: card))
+        try deck.insert(card, section: section, item: item)
+        layout.insertCard(section: section, item: item, height: card.height)
+        shiftCardIndices { $0 >= globalIndex ? $0 + 1 : $0 }
+        retarget(window: window, appearing: [card.id], tag: tag)
+    }
+
+    public mutating func deleteCard(at globalIndex: Int, tag: Int? = nil) throws(DeckEditError) {
+        let (section, item) = try deck.location(ofCard: globalIndex)
+        let card = deck.sections[section].cards[item]
+        let window = oldFrames(margin: extent(of: card))
+        deck.removeCard(section: section, item: item)
+        layout.removeCard(section: section, item: item)
+        let key = ItemKey.card(card.id)
+        if let shown = presented[key] { fall(card, index: globalIndex, from: shown.attributes) }
+        tweens[key] = nil
+        presented[key] = nil
+        shiftCardIndices { $0 > globalIndex ? $0 - 1 : $0 }
+        retarget(window: window, appearing: [], tag: tag)
+    }
+
+    /// Moves the card at `source` so that its global index becomes `destination`.
+    public mutating func moveCard(from source: Int, to destination: Int, tag: Int? = nil) throws(DeckEditError) {
+        let (fromSection, fromItem) = try deck.location(ofCard: source)
+        guard destination >= 0, destination < deck.cardCount else {
+            throw DeckEditError("destination \(destination) is out of range (0 to \(deck.cardCount - 1))")
+        }
+        let card = deck.sections[fromSection].cards[fromItem]
+        var window = oldFrames(margin: extent(of: card))
+        let key = ItemKey.card(card.id)
+        if window[key] == nil, let frame = layout.frame(ofCard: source) { window[key] = ItemAttributes(frame: frame) }
+        var edited = deck
+        edited.removeCard(section: fromSection, item: fromItem)
+        let (toSection, toItem) = try edited.insertionPoint(forGlobalIndex: destination)
+        try edited.insert(card, section: toSection, item: toItem)
+        deck = edited
+        layout.removeCard(section: fromSection, item: fromItem)
+        layout.insertCard(section: toSection, item: toItem, height: card.height)
+        shiftCardIndices { index in
+            if index == source { return destination }
+            let afterRemoval = index > source ? index - 1 : index
+            return afterRemoval >= destination ? afterRemoval + 1 : afterRemoval
+        }
+        retarget(window: window, appearing: [], tag: tag)
+    }
+
+    /// Replaces a card's content: the new content shows at once under the old, which fades out.
+    public mutating func updateCard(at globalIndex: Int, with card: Card, tag: Int? = nil) throws(DeckEditError) {
+        let (section, item) = try deck.location(ofCard: globalIndex)
+        let old = deck.sections[section].cards[item]
+        let window = oldFrames(margin: max(extent(of: old), extent(of: card)))
+        try deck.update(section: section, item: item, with: card)
+        if old.height != card.height { layout.setCardHeight(section: section, item: item, height: card.height) }
+        if let shown = presented[.card(old.id)] {
+            var faded = shown.attributes
+            faded.alpha = 0
+            var top = shown.attributes
+            top.zIndex = 1
+            faded.zIndex = 1
+            leaving.append(
+                LeavingCard(
+                    card: old, index: globalIndex,
+                    tween: AttributeTween(from: top, to: faded, duration: transitionDuration * 0.6)))
+        }
+        retarget(window: window, appearing: [], tag: tag)
+    }
+
+    /// Vertical space a card takes in the layout (for the capture window).
+    private func extent(of card: Card) -> Double {
+        (layout.configuration.kind == .list
+            ? card.height ?? layout.configuration.cardHeight : layout.configuration.cardHeight)
+            + layout.configuration.spacing
+    }
+
+    /// Layout frames of the cards and headers near the viewport, before an edit. Whatever an edit of
+    /// one card brings into view was within one card's extent of it.
+    private func oldFrames(margin: Double) -> [ItemKey: ItemAttributes] {
+        var items: [LayoutItem] = []
+        let offset = animator.presentedOffset
+        let reach = margin + Double(layout.viewport.height) / 2
+        layout.items(from: offset - reach, to: offset + Double(layout.viewport.height) + reach, into: &items)
+        var frames: [ItemKey: ItemAttributes] = [:]
+        for item in items {
+            switch item {
+            case .header(let section, let frame): frames[.header(section)] = ItemAttributes(frame: frame)
+            case .card(_, let section, let index, let frame):
+                frames[.card(deck.sections[section].cards[index].id)] = ItemAttributes(frame: frame)
+            }
+        }
+        return frames
+    }
+
+    private mutating func shiftCardIndices(_ shift: (Int) -> Int) {
+        for (key, active) in tweens {
+            guard case .card = key else { continue }
+            tweens[key]?.index = shift(active.index)
+        }
+        for (key, shown) in presented {
+            guard case .card = key else { continue }
+            presented[key]?.index = shift(shown.index)
+        }
+    }
+
+    /// A deleted card's way out: down by 60 % of the viewport, turning a quarter radian, fading.
+    private mutating func fall(_ card: Card, index: Int, from attributes: ItemAttributes) {
+        var start = attributes
+        start.zIndex = 1
+        var end = start
+        end.frame = start.frame.offsetBy(dy: Double(layout.viewport.height) * 0.6)
+        end.rotation = start.rotation + 0.25
+        end.alpha = 0
+        leaving.append(
+            LeavingCard(
+                card: card, index: index, tween: AttributeTween(from: start, to: end, duration: transitionDuration)))
+    }
+
+    /// Starts a tween for everything the edit moved that is, was, or is passing on screen.
+    private mutating func retarget(window: [ItemKey: ItemAttributes], appearing: Set<String>, tag: Int?) {
+        var targets: [ItemKey: (attributes: ItemAttributes, index: Int)] = [:]
+        var after: [LayoutItem] = []
+        layout.visibleItems(atOffset: animator.presentedOffset, into: &after)
+        for item in after {
+            switch item {
+            case .header(let section, let frame): targets[.header(section)] = (ItemAttributes(frame: frame), section)
+            case .card(let index, let section, let itemIndex, let frame):
+                targets[.card(deck.sections[section].cards[itemIndex].id)] = (ItemAttributes(frame: frame), index)
+            }
+        }
+        // Things on screen (or moving) whose new place is off screen still go there.
+        let elsewhere = presented.map { ($0.key, $0.value.index) } + tweens.map { ($0.key, $0.value.index) }
+        for (key, index) in elsewhere where targets[key] == nil {
+            switch key {
+            case .header(let section):
+                if let frame = layout.headerFrame(ofSection: section) {
+                    targets[key] = (ItemAttributes(frame: frame), section)
+                }
+            case .card:
+                if let frame = layout.frame(ofCard: index) { targets[key] = (ItemAttributes(frame: frame), index) }
+            }
+        }
+        var tagged = Set<ItemKey>()
+        for (key, target) in targets {
+            let from: ItemAttributes
+            if case .card(let id) = key, appearing.contains(id) {
+                from = ItemAttributes(frame: target.attributes.frame, alpha: 0, scale: 0.01)
+            } else if let shown = presented[key] {
+                from = shown.attributes
+            } else if let moving = tweens[key] {
+                from = moving.tween.peek(at: lastTargetTime ?? 0)
+            } else if let old = window[key] {
+                from = old
+            } else {
+                continue
+            }
+            if from == target.attributes && tweens[key] == nil { continue }
+            tweens[key] = ActiveTween(
+                tween: AttributeTween(from: from, to: target.attributes, duration: transitionDuration),
+                index: target.index)
+            tagged.insert(key)
+        }
+        if let tag { pendingTags[tag] = tagged }
+    }
+}
