@@ -12,6 +12,20 @@ public enum Command: Equatable, Sendable {
     case delete(CardReference)
     case move(from: Int, to: Int)
     case update(CardReference, Card)
+    case insertSection(Int, Section)
+    case deleteSection(Int)
+    case batch
+    case commit
+    /// `appear [stagger=S] [duration=S]`; nil means the default (0.08 s; the deck's transition).
+    case appear(stagger: Double?, duration: Double?)
+
+    /// Whether the command edits the deck (and so may stand between `batch` and `commit`).
+    public var isEdit: Bool {
+        switch self {
+        case .insert, .delete, .move, .update, .insertSection, .deleteSection: return true
+        default: return false
+        }
+    }
 
     /// The command's name as typed, for messages.
     public var name: String {
@@ -26,6 +40,11 @@ public enum Command: Equatable, Sendable {
         case .delete: return "delete"
         case .move: return "move"
         case .update: return "update"
+        case .insertSection: return "insert-section"
+        case .deleteSection: return "delete-section"
+        case .batch: return "batch"
+        case .commit: return "commit"
+        case .appear: return "appear"
         }
     }
 }

@@ -22,6 +22,11 @@ public enum CommandParser {
         "delete": "delete INDEX | delete id:ID",
         "move": "move FROM TO",
         "update": "update INDEX|id:ID CARD_JSON",
+        "insert-section": "insert-section INDEX SECTION_JSON",
+        "delete-section": "delete-section INDEX",
+        "appear": "appear [stagger=S] [duration=S]",
+        "batch": "batch",
+        "commit": "commit",
     ]
 
     /// nil for a blank line or a comment.
@@ -101,6 +106,35 @@ public enum CommandParser {
             return .move(from: from, to: to)
         case "insert", "update":
             throw missing("card JSON", for: String(name))
+        case "insert-section":
+            throw missing("section JSON", for: "insert-section")
+        case "delete-section":
+            guard arguments.count == 1 else { throw wrongCount("delete-section") }
+            guard let index = Int(arguments[0]), index >= 0 else {
+                throw CommandError(
+                    "delete-section: \"\(arguments[0].prefix(64))\" is not a section index (usage: \(usage["delete-section"]!))"
+                )
+            }
+            return .deleteSection(index)
+        case "appear":
+            var stagger: Double?
+            var duration: Double?
+            for word in arguments {
+                if word.hasPrefix("stagger=") {
+                    stagger = try seconds(word.dropFirst("stagger=".count), what: "appear stagger")
+                } else if word.hasPrefix("duration=") {
+                    duration = try seconds(word.dropFirst("duration=".count), what: "appear duration")
+                } else {
+                    throw CommandError("appear: unknown option \"\(word.prefix(64))\" (usage: \(usage["appear"]!))")
+                }
+            }
+            return .appear(stagger: stagger, duration: duration)
+        case "batch":
+            guard arguments.isEmpty else { throw wrongCount("batch") }
+            return .batch
+        case "commit":
+            guard arguments.isEmpty else { throw wrongCount("commit") }
+            return .commit
         default:
             let known = usage.keys.sorted().joined(separator: ", ")
             throw CommandError("unknown command \"\(name.prefix(64))\" (known commands: \(known))")
@@ -119,10 +153,28 @@ public enum CommandParser {
     /// JSON is the rest of the line after the place, taken as it is.
     static func parseCommandWithJSON(_ text: String) -> Result<Command, CommandError>? {
         let words = text.split(maxSplits: 2, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
-        guard let name = words.first, name == "insert" || name == "update", words.count == 3 else { return nil }
+        guard let name = words.first, name == "insert" || name == "update" || name == "insert-section", words.count == 3
+        else {
+            return nil
+        }
         let command = String(name)
         do throws(CommandError) {
             let json = words[2].drop { $0 == " " || $0 == "\t" }
+            if command == "insert-section" {
+                guard let index = Int(words[1]), index >= 0 else {
+                    throw CommandError(
+                        "insert-section: \"\(words[1].prefix(64))\" is not a section index (usage: \(usage[command]!))")
+                }
+                do {
+                    return .success(
+                        .insertSection(
+                            index, try DeckDecoder.decodeSection(try JSONParser.parse(String(json)), path: "section")))
+                } catch let error as DeckError {
+                    throw CommandError("insert-section: \(error.summary)")
+                } catch {
+                    throw CommandError("insert-section: the section is not valid JSON: \(error)")
+                }
+            }
             let card: Card
             do {
                 card = try DeckDecoder.decodeCard(

@@ -28,4 +28,13 @@ public enum Messages {
         writer.member("interrupted", event.interrupted)
         writer.endObject()
     }
+
+    /// `{"event":"batch-finished","seq":N}` (N: the `commit`) and likewise `appear-finished`
+    /// (N: the `appear`): every animation the command started has ended.
+    public static func finished(_ event: String, seq: Int, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("event", event)
+        writer.member("seq", seq)
+        writer.endObject()
+    }
 }

@@ -62,20 +62,32 @@ public final class Renderer {
             switch item.content {
             case .header(let section):
                 guard let title = deck.sections[section].title else { continue }
-                let frame = item.frame
-                let line = TextLayout.lines(title, face: fonts.header, maximumWidth: frame.width, maximumLines: 1).first
-                // Vertically centered on the cap height (about 0.7 of the size).
-                let baseline = frame.y + frame.height / 2 + 0.35 * Double(fonts.header.pixelSize)
-                if let line {
-                    TextPainter.draw(
-                        line, face: fonts.header, color: headerColor, onto: image, x: frame.x, baseline: baseline)
-                }
+                try drawHeader(title, item, fonts: fonts, color: headerColor, onto: image)
+            case .leavingHeader(let title, _):
+                try drawHeader(title, item, fonts: fonts, color: headerColor, onto: image)
             case .card(_, let section, let itemIndex):
                 try drawCard(deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image)
             case .leavingCard(let card, _):
                 try drawCard(card, item, rasterizer: rasterizer, onto: image)
             }
         }
+    }
+
+    /// Header text, vertically centered on the cap height (about 0.7 of the size). Headers move
+    /// with transitions but are not scaled or rotated; they take the item's opacity.
+    private func drawHeader(
+        _ title: String, _ item: DisplayList.Item, fonts: FontSet, color: PixmanImage, onto image: PixmanImage
+    )
+        throws(RenderError)
+    {
+        guard item.alpha > 0, let style,
+            let line = TextLayout.lines(title, face: fonts.header, maximumWidth: item.frame.width, maximumLines: 1)
+                .first
+        else { return }
+        let source =
+            item.alpha < 1 ? try PixmanImage(solid: pixman_color_t(style.headerColor, opacity: item.alpha)) : color
+        let baseline = item.frame.y + item.frame.height / 2 + 0.35 * Double(fonts.header.pixelSize)
+        TextPainter.draw(line, face: fonts.header, color: source, onto: image, x: item.frame.x, baseline: baseline)
     }
 
     /// Composites the card's cached raster (drawn on first use at the frame's pixel size).

@@ -12,6 +12,8 @@ public struct RunOptions: Sendable {
     public var fontPath: String?
     public var tracePath: String?
     public var exitOnEndOfInput = false
+    /// Play the appear sequence when the deck is first shown.
+    public var appearAtStart = false
     /// Where commands come from and replies go (stdin and stdout; tests pass pipes).
     public var inputDescriptor: Int32 = 0
     public var outputDescriptor: Int32 = 1

@@ -33,6 +33,12 @@ public final class Session {
     private var frameNumber = 0
     private var timeOrigin: Double?
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Between `batch` and `commit`: the edits collected (with their seq), and the first problem
+    /// found in the batch, which makes the commit fail.
+    private var openBatch: (edits: [(seq: Int, command: Command)], problem: String?)?
+    /// Tags of changes whose end is reported as an event, and that event's name.
+    private var tagEvents: [Int: String] = [:]
+    private var finishedTags: [Int] = []
 
     /// A command that holds the queue until its condition is met.
     private enum Hold {
@@ -86,6 +92,9 @@ public final class Session {
             output.flush()
             trace?.flush()
             backend.restore()
+        }
+        if options.appearAtStart {
+            scene.appear(stagger: 0.08)
         }
         while !quitting {
             try applyQueuedCommands()
@@ -183,7 +192,8 @@ public final class Session {
     private func renderFrame(_ time: FrameTime) throws(RuntimeError) {
         let origin = timeOrigin ?? time.timestamp
         timeOrigin = origin
-        let finished = scene.frame(at: time, into: &displayList)
+        finishedTags.removeAll(keepingCapacity: true)
+        let finished = scene.frame(at: time, into: &displayList, finishedTags: &finishedTags)
         let buffer = backend.frameBuffer()
         do {
             try renderer.render(displayList, deck: scene.deck, into: buffer)
@@ -198,6 +208,12 @@ public final class Session {
             list: displayList, deck: scene.deck)
         frameNumber += 1
         if let finished { emit(finished) }
+        for tag in finishedTags {
+            guard let event = tagEvents.removeValue(forKey: tag) else { continue }
+            json.reset()
+            Messages.finished(event, seq: tag, into: &json)
+            output.writeLine(json.bytes)
+        }
     }
 
     // MARK: Commands
@@ -216,8 +232,13 @@ public final class Session {
             let (seq, line) = queue[queueHead]
             queueHead += 1
             switch line {
-            case .invalid(let message): replyError(seq, message)
-            case .command(let command): apply(command, seq: seq)
+            case .invalid(let message):
+                if openBatch != nil, openBatch?.problem == nil {
+                    openBatch?.problem = "line \(seq) was invalid: \(message)"
+                }
+                replyError(seq, message)
+            case .command(let command):
+                if openBatch != nil { collect(command, seq: seq) } else { apply(command, seq: seq) }
             }
         }
     }
@@ -263,38 +284,88 @@ public final class Session {
         case .quit:
             replyOK(seq)
             quitting = true
-        case .insert, .delete, .move, .update:
-            edit(command, seq: seq)
+        case .insert, .delete, .move, .update, .insertSection, .deleteSection:
+            do throws(DeckEditError) {
+                try edit(command, in: &scene, tag: nil)
+                replyOK(seq)
+            } catch {
+                replyError(seq, "\(command.name): \(error.message)")
+            }
+        case .batch:
+            openBatch = ([], nil)
+            replyOK(seq)
+        case .appear(let stagger, let duration):
+            scene.appear(stagger: stagger ?? 0.08, duration: duration, tag: seq)
+            scene.markTag(seq)
+            tagEvents[seq] = "appear-finished"
+            replyOK(seq)
+        case .commit:
+            replyError(seq, "commit: no batch is open (send batch first)")
+        }
+    }
+
+    /// Inside a batch: edits are checked for form and kept; `commit` applies them all or none.
+    private func collect(_ command: Command, seq: Int) {
+        switch command {
+        case .commit:
+            let batch = openBatch!
+            openBatch = nil
+            if let problem = batch.problem {
+                replyError(seq, "commit: the batch was not applied: \(problem)")
+                return
+            }
+            var trial = scene
+            for (editSeq, edit) in batch.edits {
+                do throws(DeckEditError) {
+                    try self.edit(edit, in: &trial, tag: seq)
+                } catch {
+                    replyError(
+                        seq, "commit: the batch was not applied: line \(editSeq) (\(edit.name)): \(error.message)")
+                    return
+                }
+            }
+            scene = trial
+            tagEvents[seq] = "batch-finished"
+            scene.markTag(seq)
+            replyOK(seq)
+        case .quit:
+            apply(command, seq: seq)
+        default:
+            guard command.isEdit else {
+                let message =
+                    "\(command.name) cannot stand inside a batch (only insert, delete, move, update, insert-section and delete-section; end it with commit)"
+                if openBatch?.problem == nil { openBatch?.problem = "line \(seq): \(message)" }
+                replyError(seq, message)
+                return
+            }
+            openBatch?.edits.append((seq, command))
+            replyOK(seq)
         }
     }
 
     /// Card edits (SPEC §5): applied at once, animated from the next frame; a failed edit changes
     /// nothing and is answered with why.
-    private func edit(_ command: Command, seq: Int) {
-        do throws(DeckEditError) {
-            switch command {
-            case .insert(.index(let index), let card): try scene.insertCard(card, at: index)
-            case .insert(.sectionItem(let section, let item), let card):
-                try scene.insertCard(card, section: section, item: item)
-            case .delete(let reference): try scene.deleteCard(at: try cardIndex(reference))
-            case .move(let from, let to): try scene.moveCard(from: from, to: to)
-            case .update(let reference, let card): try scene.updateCard(at: try cardIndex(reference), with: card)
-            default: preconditionFailure("Session.edit: \(command.name) is not an edit")
+    private func edit(_ command: Command, in scene: inout Scene, tag: Int?) throws(DeckEditError) {
+        func cardIndex(_ reference: CardReference) throws(DeckEditError) -> Int {
+            switch reference {
+            case .index(let index): return index
+            case .id(let id):
+                guard let index = scene.deck.globalIndex(ofCardWithID: id) else {
+                    throw DeckEditError("no card has id \"\(id)\"")
+                }
+                return index
             }
-            replyOK(seq)
-        } catch {
-            replyError(seq, "\(command.name): \(error.message)")
         }
-    }
-
-    private func cardIndex(_ reference: CardReference) throws(DeckEditError) -> Int {
-        switch reference {
-        case .index(let index): return index
-        case .id(let id):
-            guard let index = scene.deck.globalIndex(ofCardWithID: id) else {
-                throw DeckEditError("no card has id \"\(id)\"")
-            }
-            return index
+        switch command {
+        case .insert(.index(let index), let card): try scene.insertCard(card, at: index, tag: tag)
+        case .insert(.sectionItem(let section, let item), let card):
+            try scene.insertCard(card, section: section, item: item, tag: tag)
+        case .delete(let reference): try scene.deleteCard(at: try cardIndex(reference), tag: tag)
+        case .move(let from, let to): try scene.moveCard(from: from, to: to, tag: tag)
+        case .update(let reference, let card): try scene.updateCard(at: try cardIndex(reference), with: card, tag: tag)
+        case .insertSection(let index, let section): try scene.insertSection(section, at: index, tag: tag)
+        case .deleteSection(let index): try scene.deleteSection(at: index, tag: tag)
+        default: preconditionFailure("Session.edit: \(command.name) is not an edit")
         }
     }
 

@@ -45,6 +45,9 @@ final class TraceWriter {
                 json.member("id", card.id)
                 json.member("index", index)
                 json.member("leaving", true)
+            case .leavingHeader(_, let section):
+                json.member("header", section)
+                json.member("leaving", true)
             }
             json.member("x", item.frame.x)
             json.member("y", item.frame.y)

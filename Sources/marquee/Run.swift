@@ -15,6 +15,9 @@ struct Run: ParsableCommand {
               wait SECONDS | wait idle
               snapshot PATH.png
               load DECK.json
+              insert INDEX|S:I CARD_JSON     delete INDEX|id:ID     move FROM TO     update INDEX|id:ID CARD_JSON
+              insert-section INDEX SECTION_JSON     delete-section INDEX
+              batch ... commit     appear [stagger=S] [duration=S]
               quit
 
             Examples:
@@ -48,6 +51,9 @@ struct Run: ParsableCommand {
     @Option(help: "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\").")
     var trace: String?
 
+    @Flag(help: "Play the appear sequence (cards appear one after another) when the deck is first shown.")
+    var appear = false
+
     @Flag(name: .customLong("exit-on-eof"), help: "Exit when standard input ends (the software backend always does).")
     var exitOnEOF = false
 
@@ -75,6 +81,7 @@ struct Run: ParsableCommand {
         options.fontPath = font
         options.tracePath = trace
         options.exitOnEndOfInput = exitOnEOF
+        options.appearAtStart = appear
         return options
     }
 

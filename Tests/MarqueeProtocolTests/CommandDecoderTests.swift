@@ -31,7 +31,9 @@ final class CommandDecoderTests: XCTestCase {
             .command(.wait(.seconds(0.25))),
             .command(.wait(.idle)),
             .command(.snapshot(path: "/tmp/a.png")),
-            .invalid("unknown command \"bogus\" (known commands: delete, insert, load, move, quit, scroll-by, scroll-to, snapshot, update, wait)"),
+            .invalid(
+                "unknown command \"bogus\" (known commands: appear, batch, commit, delete, delete-section, insert, insert-section, load, move, quit, scroll-by, scroll-to, snapshot, update, wait)"
+            ),
             .command(.load(path: "deck.json")),
             .command(.quit),
         ]

@@ -86,6 +86,23 @@ final class GoldenImageTests: XCTestCase {
         try assertGolden(try render(transformed, size: PixelSize(width: 360, height: 300), offset: 40), "transformed")
     }
 
+    /// Mid-transition: card "a" deleted (falling, turned and fading on top) while a new card grows
+    /// in place of "b", which slides down.
+    func testMidTransition() throws {
+        let size = PixelSize(width: 360, height: 300)
+        var scene = Scene(deck: deck(), viewport: size)
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1), into: &list)
+        try scene.deleteCard(at: 0)
+        try scene.insertCard(Card(id: "grow", title: "Growing", color: Color(hex: "#c8f0d0")), at: 1)
+        _ = scene.frame(at: FrameTime(timestamp: 1, targetTimestamp: 2), into: &list)
+        _ = scene.frame(at: FrameTime(timestamp: 2, targetTimestamp: 2.2), into: &list)
+        let renderer = try Renderer()
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        try renderer.render(list, deck: scene.deck, into: buffer)
+        try assertGolden(buffer, "mid_transition")
+    }
+
     func testGrid() throws {
         var grid = deck()
         grid.layout.kind = .grid

@@ -5,7 +5,7 @@
 /// (cards after the change shift one column, which the layout derives).
 extension CollectionLayout {
     /// The position of section `section`'s marker entry and the position after its last row.
-    private func entryRange(ofSection section: Int) -> (marker: Int, end: Int) {
+    func entryRange(ofSection section: Int) -> (marker: Int, end: Int) {
         let marker = index.position(ofSection: section).position
         let end = section + 1 < sectionCount ? index.position(ofSection: section + 1).position : index.count
         return (marker, end)
@@ -55,5 +55,39 @@ extension CollectionLayout {
         let (marker, _) = entryRange(ofSection: section)
         let extent = (height ?? configuration.cardHeight) + configuration.spacing
         index.replace(at: marker + 1 + item, with: .init(extent: extent, cards: 1, sections: 0))
+    }
+
+    /// Adds the entries of a section (its marker and rows) so that it becomes section `index`.
+    /// O(k log n) for a section of k cards.
+    public mutating func insertSection(_ section: Section, at sectionIndex: Int) {
+        var position = sectionIndex < sectionCount ? index.position(ofSection: sectionIndex).position : index.count
+        index.insert(Self.markerEntry(title: section.title, configuration), at: position)
+        position += 1
+        switch configuration.kind {
+        case .list:
+            for card in section.cards {
+                index.insert(
+                    .init(
+                        extent: (card.height ?? configuration.cardHeight) + configuration.spacing, cards: 1, sections: 0
+                    ), at: position)
+                position += 1
+            }
+        case .grid:
+            var remaining = section.cards.count
+            while remaining > 0 {
+                let inRow = min(remaining, configuration.columns)
+                index.insert(
+                    .init(extent: configuration.cardHeight + configuration.spacing, cards: inRow, sections: 0),
+                    at: position)
+                position += 1
+                remaining -= inRow
+            }
+        }
+    }
+
+    /// Removes section `sectionIndex`'s entries.
+    public mutating func removeSection(at sectionIndex: Int) {
+        let (marker, end) = entryRange(ofSection: sectionIndex)
+        for _ in marker..<end { index.remove(at: marker) }
     }
 }

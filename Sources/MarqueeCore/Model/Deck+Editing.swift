@@ -64,4 +64,29 @@ extension Deck {
         replacement.id = old.id
         sections[section].cards[item] = replacement
     }
+
+    /// Inserts a section so that it becomes section `index` (0...count).
+    public mutating func insertSection(_ section: Section, at index: Int) throws(DeckEditError) {
+        guard index >= 0, index <= sections.count else {
+            throw DeckEditError("section index \(index) is out of range (0 to \(sections.count))")
+        }
+        var seen = Set<String>()
+        for card in section.cards {
+            guard seen.insert(card.id).inserted else { throw DeckEditError("the section has id \"\(card.id)\" twice") }
+        }
+        for existing in sections {
+            for card in existing.cards where seen.contains(card.id) {
+                throw DeckEditError("a card with id \"\(card.id)\" already exists")
+            }
+        }
+        sections.insert(section, at: index)
+    }
+
+    @discardableResult
+    public mutating func removeSection(at index: Int) throws(DeckEditError) -> Section {
+        guard index >= 0, index < sections.count else {
+            throw DeckEditError("section index \(index) is out of range (the deck has \(sections.count) sections)")
+        }
+        return sections.remove(at: index)
+    }
 }

@@ -38,6 +38,22 @@ public struct DeckDecoder {
         return card
     }
 
+    /// Decodes one section given on its own (`insert-section`): `{"title": ..., "cards": [...]}`.
+    public static func decodeSection(_ json: JSONValue, path: String) throws(DeckError) -> Section {
+        var decoder = DeckDecoder()
+        let deck = decoder.deck(.object([(key: "sections", value: .array([json]))]))
+        if !decoder.problems.isEmpty {
+            let problems = decoder.problems.map { problem in
+                DeckProblem(path: path + problem.path.dropFirst("sections[0]".count), message: problem.message)
+            }
+            throw DeckError(problems: problems)
+        }
+        guard let section = deck.sections.first else {
+            throw DeckError(problems: [DeckProblem(path: path, message: "not a section")])
+        }
+        return section
+    }
+
     mutating func report(_ path: String, _ message: String) {
         problems.append(DeckProblem(path: path, message: message))
     }

@@ -9,6 +9,8 @@ public struct DisplayList: Sendable {
         /// A card on its way out: deleted (it falls and fades), or the old content of an updated
         /// card (it fades over the new). `index` is the index it had.
         case leavingCard(Card, index: Int)
+        /// The header of a deleted section on its way out.
+        case leavingHeader(title: String, section: Int)
     }
 
     /// One drawn thing with its presented attributes (SPEC §5). `frame` is in viewport

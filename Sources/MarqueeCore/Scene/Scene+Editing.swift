@@ -36,7 +36,7 @@ extension Scene {
         deck.removeCard(section: section, item: item)
         layout.removeCard(section: section, item: item)
         let key = ItemKey.card(card.id)
-        if let shown = presented[key] { fall(card, index: globalIndex, from: shown.attributes) }
+        if let shown = presented[key] { fall(.leavingCard(card, index: globalIndex), from: shown.attributes) }
         tweens[key] = nil
         presented[key] = nil
         shiftCardIndices { $0 > globalIndex ? $0 - 1 : $0 }
@@ -68,6 +68,87 @@ extension Scene {
         retarget(window: window, appearing: [], tag: tag)
     }
 
+    /// Inserts a section (with its header and cards) so that it becomes section `index`. Its header
+    /// and cards slide in from the left, off screen; each card animates once.
+    public mutating func insertSection(_ section: Section, at index: Int, tag: Int? = nil) throws(DeckEditError) {
+        guard index >= 0, index <= deck.sections.count else {
+            throw DeckEditError("section index \(index) is out of range (0 to \(deck.sections.count))")
+        }
+        let firstCard = deck.sections[..<index].reduce(0) { $0 + $1.cards.count }
+        let height = Double(section.cards.count) * extent(of: Card(id: "")) + layout.configuration.headerHeight
+        var window = oldFrames(margin: height)
+        try deck.insertSection(section, at: index)
+        layout.insertSection(section, at: index)
+        let count = section.cards.count
+        shiftCardIndices { $0 >= firstCard ? $0 + count : $0 }
+        shiftHeaders { $0 >= index ? $0 + 1 : $0 }
+        window = Self.renumberHeaders(in: window) { $0 >= index ? $0 + 1 : $0 }
+        var sliding: Set<ItemKey> = [.header(index)]
+        for card in section.cards { sliding.insert(.card(card.id)) }
+        retarget(window: window, appearing: [], slidingIn: sliding, tag: tag)
+    }
+
+    /// Deletes section `index` with its cards: the header and the cards on screen fall and fade.
+    public mutating func deleteSection(at index: Int, tag: Int? = nil) throws(DeckEditError) {
+        guard index >= 0, index < deck.sections.count else {
+            throw DeckEditError("section index \(index) is out of range (the deck has \(deck.sections.count) sections)")
+        }
+        let section = deck.sections[index]
+        let firstCard = deck.sections[..<index].reduce(0) { $0 + $1.cards.count }
+        let height = Double(section.cards.count) * extent(of: Card(id: "")) + layout.configuration.headerHeight
+        var window = oldFrames(margin: height)
+        try deck.removeSection(at: index)
+        layout.removeSection(at: index)
+        for (offset, card) in section.cards.enumerated() {
+            let key = ItemKey.card(card.id)
+            if let shown = presented[key] {
+                fall(.leavingCard(card, index: firstCard + offset), from: shown.attributes)
+            }
+            tweens[key] = nil
+            presented[key] = nil
+        }
+        if let shown = presented[.header(index)], let title = section.title {
+            fall(.leavingHeader(title: title, section: index), from: shown.attributes)
+        }
+        tweens[.header(index)] = nil
+        presented[.header(index)] = nil
+        let count = section.cards.count
+        shiftCardIndices { $0 >= firstCard + count ? $0 - count : $0 }
+        shiftHeaders { $0 > index ? $0 - 1 : $0 }
+        window[.header(index)] = nil
+        window = Self.renumberHeaders(in: window) { $0 > index ? $0 - 1 : $0 }
+        retarget(window: window, appearing: [], tag: tag)
+    }
+
+    /// The appear sequence (SPEC §5): the headers and cards in the viewport appear one after
+    /// another, in order, section by section, each with the insert animation, `stagger` seconds
+    /// apart. The layout is not touched (it already holds the final counts).
+    public mutating func appear(stagger: Double, duration: Double? = nil, tag: Int? = nil) {
+        var items: [LayoutItem] = []
+        layout.visibleItems(atOffset: animator.presentedOffset, into: &items)
+        var tagged = Set<ItemKey>()
+        for (order, item) in items.enumerated() {
+            let key: ItemKey
+            let index: Int
+            switch item {
+            case .header(let section, _):
+                key = .header(section)
+                index = section
+            case .card(let cardIndex, let section, let itemIndex, _):
+                key = .card(deck.sections[section].cards[itemIndex].id)
+                index = cardIndex
+            }
+            let to = ItemAttributes(frame: item.frame)
+            let from = ItemAttributes(frame: item.frame, alpha: 0, scale: 0.01)
+            tweens[key] = ActiveTween(
+                tween: AttributeTween(
+                    from: from, to: to, duration: duration ?? transitionDuration, delay: Double(order) * stagger),
+                index: index)
+            tagged.insert(key)
+        }
+        if let tag { pendingTags[tag, default: []].formUnion(tagged) }
+    }
+
     /// Replaces a card's content: the new content shows at once under the old, which fades out.
     public mutating func updateCard(at globalIndex: Int, with card: Card, tag: Int? = nil) throws(DeckEditError) {
         let (section, item) = try deck.location(ofCard: globalIndex)
@@ -82,11 +163,16 @@ extension Scene {
             top.zIndex = 1
             faded.zIndex = 1
             leaving.append(
-                LeavingCard(
-                    card: old, index: globalIndex,
+                LeavingItem(
+                    content: .leavingCard(old, index: globalIndex),
                     tween: AttributeTween(from: top, to: faded, duration: transitionDuration * 0.6)))
         }
         retarget(window: window, appearing: [], tag: tag)
+    }
+
+    /// Reports `tag` once every tween started under it has ended (at the next frame if none was).
+    public mutating func markTag(_ tag: Int) {
+        if pendingTags[tag] == nil { pendingTags[tag] = [] }
     }
 
     /// Vertical space a card takes in the layout (for the capture window).
@@ -125,8 +211,40 @@ extension Scene {
         }
     }
 
+    private static func renumberHeaders(in frames: [ItemKey: ItemAttributes], _ shift: (Int) -> Int) -> [ItemKey:
+        ItemAttributes]
+    {
+        var result: [ItemKey: ItemAttributes] = [:]
+        for (key, value) in frames {
+            if case .header(let section) = key { result[.header(shift(section))] = value } else { result[key] = value }
+        }
+        return result
+    }
+
+    /// Renumbers header keys after sections were inserted or deleted.
+    private mutating func shiftHeaders(_ shift: (Int) -> Int) {
+        var movedTweens: [ItemKey: ActiveTween] = [:]
+        for (key, active) in tweens {
+            guard case .header(let section) = key else { continue }
+            tweens[key] = nil
+            var moved = active
+            moved.index = shift(section)
+            movedTweens[.header(moved.index)] = moved
+        }
+        tweens.merge(movedTweens) { $1 }
+        var movedPresented: [ItemKey: Presented] = [:]
+        for (key, shown) in presented {
+            guard case .header(let section) = key else { continue }
+            presented[key] = nil
+            var moved = shown
+            moved.index = shift(section)
+            movedPresented[.header(moved.index)] = moved
+        }
+        presented.merge(movedPresented) { $1 }
+    }
+
     /// A deleted card's way out: down by 60 % of the viewport, turning a quarter radian, fading.
-    private mutating func fall(_ card: Card, index: Int, from attributes: ItemAttributes) {
+    private mutating func fall(_ content: DisplayList.Content, from attributes: ItemAttributes) {
         var start = attributes
         start.zIndex = 1
         var end = start
@@ -134,12 +252,13 @@ extension Scene {
         end.rotation = start.rotation + 0.25
         end.alpha = 0
         leaving.append(
-            LeavingCard(
-                card: card, index: index, tween: AttributeTween(from: start, to: end, duration: transitionDuration)))
+            LeavingItem(content: content, tween: AttributeTween(from: start, to: end, duration: transitionDuration)))
     }
 
     /// Starts a tween for everything the edit moved that is, was, or is passing on screen.
-    private mutating func retarget(window: [ItemKey: ItemAttributes], appearing: Set<String>, tag: Int?) {
+    private mutating func retarget(
+        window: [ItemKey: ItemAttributes], appearing: Set<String>, slidingIn: Set<ItemKey> = [], tag: Int?
+    ) {
         var targets: [ItemKey: (attributes: ItemAttributes, index: Int)] = [:]
         var after: [LayoutItem] = []
         layout.visibleItems(atOffset: animator.presentedOffset, into: &after)
@@ -167,6 +286,9 @@ extension Scene {
             let from: ItemAttributes
             if case .card(let id) = key, appearing.contains(id) {
                 from = ItemAttributes(frame: target.attributes.frame, alpha: 0, scale: 0.01)
+            } else if slidingIn.contains(key) {
+                // From just past the left edge of the screen.
+                from = ItemAttributes(frame: target.attributes.frame.offsetBy(dx: -target.attributes.frame.maxX - 1))
             } else if let shown = presented[key] {
                 from = shown.attributes
             } else if let moving = tweens[key] {
@@ -182,6 +304,6 @@ extension Scene {
                 index: target.index)
             tagged.insert(key)
         }
-        if let tag { pendingTags[tag] = tagged }
+        if let tag { pendingTags[tag, default: []].formUnion(tagged) }
     }
 }

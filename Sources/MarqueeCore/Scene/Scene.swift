@@ -20,9 +20,9 @@ public struct Scene: Sendable {
         var index: Int
     }
 
-    struct LeavingCard: Sendable {
-        var card: Card
-        var index: Int
+    /// A card or header that is no longer in the deck, drawn until its way out ends.
+    struct LeavingItem: Sendable {
+        var content: DisplayList.Content
         var tween: AttributeTween
     }
 
@@ -33,7 +33,7 @@ public struct Scene: Sendable {
     }
 
     var tweens: [ItemKey: ActiveTween] = [:]
-    var leaving: [LeavingCard] = []
+    var leaving: [LeavingItem] = []
     var presented: [ItemKey: Presented] = [:]
     /// Operations tagged by the command that asked for them (a batch, an appear sequence); their
     /// tag is reported once every tween they started has ended.
@@ -53,7 +53,9 @@ public struct Scene: Sendable {
     public var viewport: PixelSize { layout.viewport }
 
     /// True while the next vblank should draw a frame.
-    public var needsFrame: Bool { isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty }
+    public var needsFrame: Bool {
+        isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty || !pendingTags.isEmpty
+    }
 
     public var isTransitioning: Bool { !tweens.isEmpty || !leaving.isEmpty }
 
@@ -156,12 +158,12 @@ public struct Scene: Sendable {
             }
         }
         for key in endedKeys { tweens[key] = nil }
-        var stillLeaving: [LeavingCard] = []
-        for var card in leaving {
-            let (attributes, ended) = card.tween.value(at: target)
-            if !ended { stillLeaving.append(card) }
+        var stillLeaving: [LeavingItem] = []
+        for var item in leaving {
+            let (attributes, ended) = item.tween.value(at: target)
+            if !ended { stillLeaving.append(item) }
             if attributes.frame.y < viewportBottom, attributes.frame.maxY > offset, attributes.alpha > 0 {
-                drawn.append((.leavingCard(card.card, index: card.index), nil, attributes))
+                drawn.append((item.content, nil, attributes))
             }
         }
         leaving = stillLeaving
@@ -179,7 +181,7 @@ public struct Scene: Sendable {
             switch entry.content {
             case .card(let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
             case .header(let section): presented[key] = Presented(attributes: entry.attributes, index: section)
-            case .leavingCard: break
+            case .leavingCard, .leavingHeader: break
             }
         }
         if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
@@ -210,7 +212,7 @@ public struct Scene: Sendable {
         for index in list.items.indices {
             switch list.items[index].content {
             case .card, .leavingCard: break
-            case .header: continue
+            case .header, .leavingHeader: continue
             }
             let frame = list.items[index].frame
             let input: Double
