@@ -41,9 +41,10 @@ enum SessionHarness {
         try text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
     }
 
-    static func run(_ script: String, deckPath: String? = nil, size: PixelSize = PixelSize(width: 640, height: 480))
-        throws -> SessionRun
-    {
+    static func run(
+        _ script: String, deckPath: String? = nil, size: PixelSize = PixelSize(width: 640, height: 480),
+        configure: (inout RunOptions) -> Void = { _ in }
+    ) throws -> SessionRun {
         let name = "\(scratch)/run-\(UInt64.random(in: 0..<UInt64.max))"
         let inputPath = name + ".in"
         let outputPath = name + ".out"
@@ -62,6 +63,7 @@ enum SessionHarness {
         options.tracePath = tracePath
         options.inputDescriptor = input
         options.outputDescriptor = output
+        configure(&options)
         let status = try Session(options: options).run()
         return SessionRun(
             replies: try jsonLines(readFile(outputPath)), trace: try jsonLines(readFile(tracePath)), status: status)

@@ -211,3 +211,52 @@ final class EditSessionTests: XCTestCase {
         XCTAssertEqual(run.trace.count, 1, "nothing changed, nothing drawn")
     }
 }
+
+final class BatchSessionTests: XCTestCase {
+    let size = PixelSize(width: 640, height: 480)
+
+    func testABatchIsAllOrNothingWithOneEvent() throws {
+        let script = """
+            batch
+            insert 0 {"id": "a"}
+            delete 5
+            move 0 2
+            commit
+            wait idle
+            batch
+            insert 0 {"id": "b"}
+            delete 9999
+            commit
+            wait idle
+            batch
+            wait 1
+            insert 0 {"id": "c"}
+            commit
+            commit
+            """
+        let run = try SessionHarness.run(script, size: size)
+        let replies = run.replies.filter { $0["event"] == nil }
+        XCTAssertEqual(
+            replies.map { $0["ok"]?.bool },
+            [true, true, true, true, true, true, true, true, true, false, true, true, false, true, false, false])
+        XCTAssertTrue(replies[9]["error"]!.string!.contains("line 9 (delete)"))
+        XCTAssertTrue(replies[14]["error"]!.string!.contains("wait cannot stand inside a batch"))
+        XCTAssertTrue(replies[15]["error"]!.string!.contains("no batch is open"))
+        let events = run.replies.filter { $0["event"] != nil }
+        XCTAssertEqual(events, [try JSONParser.parse(#"{"event":"batch-finished","seq":5}"#)])
+        let ids = Set(run.trace.flatMap { $0["cards"]!.array!.compactMap { $0["id"]?.string } })
+        XCTAssertTrue(ids.contains("a"))
+        XCTAssertFalse(ids.contains("b"), "the failed batch changed nothing")
+        XCTAssertFalse(ids.contains("c"))
+    }
+
+    func testAppearAtStartAndOnCommand() throws {
+        let run = try SessionHarness.run(
+            "wait idle\nappear stagger=0.05 duration=0.2\nwait idle\n", size: size,
+            configure: { $0.appearAtStart = true })
+        XCTAssertEqual(
+            run.trace.first?["cards"]?.array?.first?["alpha"]?.number, 0, "the first frame starts the sequence")
+        XCTAssertEqual(
+            run.replies.filter { $0["event"] != nil }, [try JSONParser.parse(#"{"event":"appear-finished","seq":2}"#)])
+    }
+}
