@@ -117,7 +117,7 @@ final class LayoutTests: XCTestCase {
     func testMillionCardDeckVisibleSets() {
         var deck = Deck()
         var section = Section(title: nil)
-        section.cards = (0..<1_000_000).map { Card(id: "c\($0)") }
+        section.cards = CardList((0..<1_000_000).map { Card(id: "c\($0)") })
         deck.sections = [section]
         let layout = CollectionLayout(deck: deck, viewport: PixelSize(width: 1920, height: 1080))
         let pitch = 160 + 24.0

@@ -28,10 +28,15 @@ public struct Card: Hashable, Sendable {
 /// An ordered group of cards with an optional header title.
 public struct Section: Equatable, Sendable {
     public var title: String?
-    public var cards: [Card]
+    public var cards: CardList
 
-    public init(title: String? = nil, cards: [Card] = []) {
+    public init(title: String? = nil) {
         self.title = title
-        self.cards = cards
+        self.cards = CardList()
+    }
+
+    public init<Cards: Sequence>(title: String? = nil, cards: Cards) where Cards.Element == Card {
+        self.title = title
+        self.cards = cards as? CardList ?? CardList(cards)
     }
 }

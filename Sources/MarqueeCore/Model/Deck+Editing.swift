@@ -6,8 +6,8 @@ public struct DeckEditError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// Card edits (SPEC §5). Each checks everything first and changes nothing when it throws.
-/// Finding a card by id and checking id uniqueness are linear in the number of cards; the layout
-/// side of each edit is O(log n) (`CollectionLayout`).
+/// Each is O(sections + log n): cards live in `CardList`s, which find a position or an id in
+/// O(log n), and the layout side is O(log n) too (`CollectionLayout`).
 extension Deck {
     /// Where a card inserted at global index `index` goes: before the card now at that index, or
     /// at the end of the last section when `index` is the card count.
@@ -42,9 +42,7 @@ extension Deck {
         guard sections.indices.contains(section), (0...sections[section].cards.count).contains(item) else {
             throw DeckEditError("there is no place \(section):\(item) to insert at")
         }
-        if globalIndex(ofCardWithID: card.id) != nil {
-            throw DeckEditError("a card with id \"\(card.id)\" already exists")
-        }
+        if containsCard(withID: card.id) { throw DeckEditError("a card with id \"\(card.id)\" already exists") }
         sections[section].cards.insert(card, at: item)
     }
 
@@ -74,10 +72,8 @@ extension Deck {
         for card in section.cards {
             guard seen.insert(card.id).inserted else { throw DeckEditError("the section has id \"\(card.id)\" twice") }
         }
-        for existing in sections {
-            for card in existing.cards where seen.contains(card.id) {
-                throw DeckEditError("a card with id \"\(card.id)\" already exists")
-            }
+        for card in section.cards where containsCard(withID: card.id) {
+            throw DeckEditError("a card with id \"\(card.id)\" already exists")
         }
         sections.insert(section, at: index)
     }

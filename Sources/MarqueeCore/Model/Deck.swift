@@ -16,6 +16,9 @@ public struct Deck: Equatable, Sendable {
         self.bindings = bindings
     }
 
+    /// Whether a card has this id: O(sections · log n) through each section's id map.
+    public func containsCard(withID id: String) -> Bool { sections.contains { $0.cards.contains(id: id) } }
+
     public var cardCount: Int { sections.reduce(0) { $0 + $1.cards.count } }
 
     /// The global index of a card given by section and item, or nil when out of range.
@@ -24,11 +27,11 @@ public struct Deck: Equatable, Sendable {
         return sections[..<section].reduce(0) { $0 + $1.cards.count } + item
     }
 
-    /// The global index of the card with this id. Linear: used for commands, never per frame.
+    /// The global index of the card with this id: O(sections · log n).
     public func globalIndex(ofCardWithID id: String) -> Int? {
         var base = 0
         for section in sections {
-            if let item = section.cards.firstIndex(where: { $0.id == id }) { return base + item }
+            if let item = section.cards.position(ofID: id) { return base + item }
             base += section.cards.count
         }
         return nil

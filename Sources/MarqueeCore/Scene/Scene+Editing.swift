@@ -53,11 +53,11 @@ extension Scene {
         var window = oldFrames(margin: extent(of: card))
         let key = ItemKey.card(card.id)
         if window[key] == nil, let frame = layout.frame(ofCard: source) { window[key] = ItemAttributes(frame: frame) }
-        var edited = deck
-        edited.removeCard(section: fromSection, item: fromItem)
-        let (toSection, toItem) = try edited.insertionPoint(forGlobalIndex: destination)
-        try edited.insert(card, section: toSection, item: toItem)
-        deck = edited
+        // In place (a copy of the deck would copy a section's cards): removing the card frees its id
+        // and leaves the destination in range, so the insert cannot fail.
+        deck.removeCard(section: fromSection, item: fromItem)
+        let (toSection, toItem) = try! deck.insertionPoint(forGlobalIndex: destination)
+        try! deck.insert(card, section: toSection, item: toItem)
         layout.removeCard(section: fromSection, item: fromItem)
         layout.insertCard(section: toSection, item: toItem, height: card.height)
         shiftCardIndices { index in
@@ -221,6 +221,10 @@ extension Scene {
         return result
     }
 
+    static func sameSideOutside(_ a: Rect, _ b: Rect, top: Double, bottom: Double) -> Bool {
+        (a.maxY <= top && b.maxY <= top) || (a.y >= bottom && b.y >= bottom)
+    }
+
     /// Renumbers header keys after sections were inserted or deleted.
     private mutating func shiftHeaders(_ shift: (Int) -> Int) {
         var movedTweens: [ItemKey: ActiveTween] = [:]
@@ -282,6 +286,8 @@ extension Scene {
             }
         }
         var tagged = Set<ItemKey>()
+        let top = animator.presentedOffset
+        let bottom = top + Double(layout.viewport.height)
         for (key, target) in targets {
             let from: ItemAttributes
             if case .card(let id) = key, appearing.contains(id) {
@@ -299,6 +305,17 @@ extension Scene {
                 continue
             }
             if from == target.attributes && tweens[key] == nil { continue }
+            // Wholly above or wholly below the viewport from start to end, or never drawn and going
+            // off screen: it can never be seen, so it does not animate (and long runs of edits
+            // between two frames do not pile up tweens).
+            let neverShown = presented[key] == nil && (tweens[key].map { $0.tween.startTime == nil } ?? true)
+            let targetHidden = target.attributes.frame.maxY <= top || target.attributes.frame.y >= bottom
+            if (neverShown && targetHidden)
+                || Self.sameSideOutside(from.frame, target.attributes.frame, top: top, bottom: bottom)
+            {
+                tweens[key] = nil
+                continue
+            }
             tweens[key] = ActiveTween(
                 tween: AttributeTween(from: from, to: target.attributes, duration: transitionDuration),
                 index: target.index)
