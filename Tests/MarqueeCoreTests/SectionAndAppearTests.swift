@@ -69,6 +69,15 @@ final class SectionAndAppearTests: XCTestCase {
             }
         }
         XCTAssertEqual(leaving.count, 3, "the header and both cards")
+        XCTAssertTrue(leaving.allSatisfy { $0.alpha == 1 && $0.rotation == 0 })
+        // Section 1's header and card slide up by section 0's header and two cards (88 + 2 × 184).
+        let startHeader = start.items.first { $0.content == .header(section: 0) }!
+        XCTAssertEqual(startHeader.frame.y, 40 + 88 + 2 * 184)
+        let mid = frame(&scene, at: 2.175, tags: &tags)
+        let midLeaving = mid.items.filter { if case .leavingCard = $0.content { return true } else { return false } }
+        XCTAssertTrue(midLeaving.allSatisfy { abs($0.alpha - 0.5) < 1e-9 && abs($0.rotation - 0.125) < 1e-9 })
+        XCTAssertEqual(
+            mid.items.first { $0.content == .header(section: 0) }!.frame.y, 40 + (88 + 2 * 184) / 2, accuracy: 1e-9)
         _ = frame(&scene, at: 3, tags: &tags)
         XCTAssertFalse(scene.needsFrame)
         XCTAssertEqual(scene.deck.sections.count, 1)

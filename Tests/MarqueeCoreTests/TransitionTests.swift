@@ -90,9 +90,34 @@ final class TransitionTests: XCTestCase {
         XCTAssertEqual(scene.deck.sections[0].cards.map(\.id), ["c1", "c2", "c0", "c3", "c4", "c5"])
         let start = frame(&scene, at: 2)
         XCTAssertEqual(card(start, scene, id: "c0")!.frame.y, 40)
+        let mid = frame(&scene, at: 2.175)
+        XCTAssertEqual(card(mid, scene, id: "c0")!.frame.y, 40 + 184, accuracy: 1e-9, "half of two pitches")
+        XCTAssertEqual(card(mid, scene, id: "c2")!.frame.y, 40 + 2 * 184 - 92, accuracy: 1e-9)
         let end = frame(&scene, at: 2.35)
         XCTAssertEqual(card(end, scene, id: "c0")!.frame.y, 40 + 2 * 184)
         XCTAssertEqual(card(end, scene, id: "c1")!.frame.y, 40)
+    }
+
+    /// Several edits before one frame (a batch) animate together from what was on screen.
+    func testSeveralEditsAnimateAsOne() throws {
+        var scene = scene()
+        try scene.insertCard(Card(id: "new"), at: 0, tag: 9)
+        try scene.deleteCard(at: 3, tag: 9)  // c2
+        var tags: [Int] = []
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 2 - period, targetTimestamp: 2), into: &list, finishedTags: &tags)
+        XCTAssertEqual(card(list, scene, id: "c1")!.frame.y, 40 + 184, "from where it was")
+        XCTAssertEqual(card(list, scene, id: "c3")!.frame.y, 40 + 3 * 184, "c3 stays: one card in above, one out")
+        XCTAssertNotNil(item(list, id: "c2", leaving: true))
+        _ = scene.frame(
+            at: FrameTime(timestamp: 2.175 - period, targetTimestamp: 2.175), into: &list, finishedTags: &tags)
+        XCTAssertEqual(card(list, scene, id: "c1")!.frame.y, 40 + 184 + 92, accuracy: 1e-9)
+        XCTAssertEqual(card(list, scene, id: "new")!.scale, 0.505, accuracy: 1e-9)
+        XCTAssertTrue(tags.isEmpty)
+        _ = scene.frame(
+            at: FrameTime(timestamp: 2.35 - period, targetTimestamp: 2.35), into: &list, finishedTags: &tags)
+        XCTAssertEqual(tags, [9])
+        XCTAssertEqual(card(list, scene, id: "c1")!.frame.y, 40 + 2 * 184)
     }
 
     func testUpdateCrossFadesTheOldContent() throws {
