@@ -16,8 +16,13 @@ struct Bench: ParsableCommand {
     @Option(help: "Frames to render (the scroll always takes 2 s of frame time).")
     var frames: Int = 120
 
-    @Option(help: "Cards in the deck (the scroll goes to the middle card).")
-    var cards: Int = 10_000
+    @Option(
+        help:
+            "Cards in the deck (the scroll goes to the middle card). A comma-separated list (100,1000000) measures each size in turn in this one run, one line each."
+    )
+    var cards: String = "10000"
+
+    var cardCounts: [Int] { cards.split(separator: ",").compactMap { Int($0) } }
 
     @Option(
         name: .customLong("scroll-to-card"),
@@ -32,22 +37,30 @@ struct Bench: ParsableCommand {
     func validate() throws {
         guard PixelSize(parsing: size) != nil else { throw ValidationError("--size must be WxH (got \"\(size)\")") }
         guard frames >= 1, frames <= 100_000 else { throw ValidationError("--frames must be from 1 to 100000") }
-        guard cards >= 2, cards <= 10_000_000 else { throw ValidationError("--cards must be from 2 to 10000000") }
-        if let scrollToCard, !(0..<cards).contains(scrollToCard) {
-            throw ValidationError("--scroll-to-card must be a card of the deck (0 to \(cards - 1))")
+        let counts = cardCounts
+        guard !counts.isEmpty, counts.count == cards.split(separator: ",").count,
+            counts.allSatisfy({ $0 >= 2 && $0 <= 10_000_000 })
+        else {
+            throw ValidationError(
+                "--cards must be a number of cards from 2 to 10000000, or a comma-separated list of them")
+        }
+        if let scrollToCard, let smallest = counts.min(), !(0..<smallest).contains(scrollToCard) {
+            throw ValidationError("--scroll-to-card must be a card of every deck (0 to \(smallest - 1))")
         }
     }
 
     func run() throws {
-        let result: BenchRunner.Result
-        do throws(RuntimeError) {
-            result = try BenchRunner(
-                size: PixelSize(parsing: size)!, frames: frames, cards: cards, targetCard: scrollToCard
-            ).run()
-        } catch {
-            Log.error(error.message)
-            throw ExitCode.failure
+        for count in cardCounts {
+            let result: BenchRunner.Result
+            do throws(RuntimeError) {
+                result = try BenchRunner(
+                    size: PixelSize(parsing: size)!, frames: frames, cards: count, targetCard: scrollToCard
+                ).run()
+            } catch {
+                Log.error(error.message)
+                throw ExitCode.failure
+            }
+            print(json ? result.jsonLine : result.table)
         }
-        print(json ? result.jsonLine : result.table)
     }
 }

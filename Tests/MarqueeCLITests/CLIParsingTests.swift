@@ -59,6 +59,11 @@ final class CLIParsingTests: XCTestCase {
         let bench = try XCTUnwrap(Marquee.parseAsRoot(["bench", "--frames", "10", "--json"]) as? Bench)
         XCTAssertEqual(bench.frames, 10)
         XCTAssertTrue(bench.json)
+        let sizes = try XCTUnwrap(
+            Marquee.parseAsRoot(["bench", "--cards", "100,1000000", "--scroll-to-card", "50"]) as? Bench)
+        XCTAssertEqual(sizes.cardCounts, [100, 1_000_000])
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--cards", "100,x"]))
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--cards", "100", "--scroll-to-card", "100"]))
     }
 
     func testHelpNamesEveryOption() {
