@@ -10,20 +10,26 @@ struct Run: ParsableCommand {
         abstract: "Show a deck and follow commands on standard input.",
         discussion: """
             Commands (one per line; docs/protocol.md has them all):
-              scroll-to TARGET [duration=S] [curve=NAME]   TARGET: index, S:I, id:ID, start, end, P%, offset:PX
+              scroll-to TARGET [duration=S] [curve=NAME]
+                  TARGET: index, S:I, id:ID, start, end, P% or offset:PX
               scroll-by N | scroll-by PXpx [duration=S] [curve=NAME]
               wait SECONDS | wait idle
               snapshot PATH.png
               load DECK.json
-              insert INDEX|S:I CARD_JSON     delete INDEX|id:ID     move FROM TO     update INDEX|id:ID CARD_JSON
-              insert-section INDEX SECTION_JSON     delete-section INDEX
-              batch ... commit     appear [stagger=S] [duration=S]
+              insert INDEX|S:I CARD_JSON
+              delete INDEX | delete id:ID
+              move FROM TO
+              update INDEX|id:ID CARD_JSON
+              insert-section INDEX SECTION_JSON
+              delete-section INDEX
+              batch ... commit
+              appear [stagger=S] [duration=S]
               quit
 
             Examples:
-              marquee run --deck docs/examples/departures.json
-              printf 'scroll-to 20 duration=1 curve=linear\\nwait idle\\nsnapshot /tmp/a.png\\n' | marquee run --trace /tmp/t.jsonl
-              marquee run --realtime < commands.txt
+              marquee run --deck docs/examples/departures.json --appear
+              marquee run --trace /tmp/t.jsonl < show.txt
+              marquee run --realtime --deck board.json
             """
     )
 
