@@ -12,6 +12,8 @@ public struct RunOptions: Sendable {
     public var fontPath: String?
     public var tracePath: String?
     public var exitOnEndOfInput = false
+    /// Confine `snapshot` and `load` to files under this directory (`--restrict-paths`).
+    public var restrictPaths: String?
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
     /// Where commands come from and replies go (stdin and stdout; tests pass pipes).

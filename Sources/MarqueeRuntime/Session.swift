@@ -20,6 +20,7 @@ public final class Session {
     private let output: LineWriter
     private let trace: TraceWriter?
     private let signals: SignalDescriptor
+    private let paths: PathPolicy
     private var json = JSONWriter()
 
     private var decoder = CommandDecoder()
@@ -63,6 +64,9 @@ public final class Session {
         scene = Scene(deck: deck, viewport: backend.size)
         output = LineWriter(fd: options.outputDescriptor, flushThreshold: 16 * 1024)
         trace = try options.tracePath.map { path throws(RuntimeError) in try TraceWriter(path: path) }
+        paths =
+            try options.restrictPaths.map { directory throws(RuntimeError) in try PathPolicy(directory: directory) }
+            ?? .unrestricted
         signals = try SignalDescriptor()
         // A reader that goes away must not kill a kiosk: writes then fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
@@ -277,7 +281,7 @@ public final class Session {
             hold = .snapshot(seq: seq, path: path)
         case .load(let path):
             do {
-                try replaceDeck(with: try DeckFile.load(path), tag: seq)
+                try replaceDeck(with: try DeckFile.load(try paths.checkRead(path)), tag: seq)
             } catch {
                 replyError(seq, "load: " + error.message.replacingNewlines)
             }
@@ -399,10 +403,12 @@ public final class Session {
             return
         }
         do {
-            try PNGFile.write(frame, to: path)
+            try PNGFile.write(frame, to: try paths.checkWrite(path))
             replyOK(seq)
-        } catch {
+        } catch let error as RenderError {
             replyError(seq, "snapshot: \(error.message)")
+        } catch {
+            replyError(seq, "snapshot: \(error)")
         }
     }
 

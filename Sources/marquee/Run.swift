@@ -57,6 +57,11 @@ struct Run: ParsableCommand {
     @Option(help: "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\").")
     var trace: String?
 
+    @Option(
+        name: .customLong("restrict-paths"),
+        help: "Let snapshot and load touch only files under this directory (after resolving .. and symlinks).")
+    var restrictPaths: String?
+
     @Flag(help: "Play the appear sequence (cards appear one after another) when the deck is first shown.")
     var appear = false
 
@@ -88,6 +93,7 @@ struct Run: ParsableCommand {
         options.tracePath = trace
         options.exitOnEndOfInput = exitOnEOF
         options.appearAtStart = appear
+        options.restrictPaths = restrictPaths
         return options
     }
 

@@ -1,0 +1,65 @@
+import Glibc
+
+/// Where `snapshot` and `load` may touch files (`--restrict-paths DIR`). Without a directory every
+/// path is allowed. With one, a path is allowed only if, after resolving `..` and every symlink
+/// (`realpath`), it lies inside the directory: a remote controller cannot read or write outside it.
+public struct PathPolicy: Sendable {
+    /// The resolved directory, or nil for no restriction.
+    public let root: String?
+
+    public static let unrestricted = PathPolicy(resolvedRoot: nil)
+
+    private init(resolvedRoot: String?) { root = resolvedRoot }
+
+    /// Checks that `directory` exists and is a directory.
+    public init(directory: String) throws(RuntimeError) {
+        guard let resolved = Self.realPath(directory) else {
+            throw RuntimeError("--restrict-paths \(directory): \(SystemCall.errorText)")
+        }
+        var status = stat()
+        guard stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw RuntimeError("--restrict-paths \(directory): not a directory")
+        }
+        root = resolved
+    }
+
+    /// A file to read: it must exist and resolve inside the root.
+    public func checkRead(_ path: String) throws(RuntimeError) -> String {
+        guard let root else { return path }
+        guard let resolved = Self.realPath(path) else {
+            throw RuntimeError("\(path): \(SystemCall.errorText)")
+        }
+        guard Self.isInside(resolved, root) else { throw outside(path) }
+        return resolved
+    }
+
+    /// A file to write: its folder must resolve inside the root, and the name must be a plain name
+    /// (an existing symlink there would be replaced, not followed, by the rename that writes it).
+    public func checkWrite(_ path: String) throws(RuntimeError) -> String {
+        guard let root else { return path }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty, name != ".", name != ".." else { throw outside(path) }
+        guard let resolvedFolder = Self.realPath(folder.isEmpty ? "/" : folder) else {
+            throw RuntimeError("\(path): the folder \(folder): \(SystemCall.errorText)")
+        }
+        let resolved = resolvedFolder == "/" ? "/" + name : resolvedFolder + "/" + name
+        guard Self.isInside(resolved, root) else { throw outside(path) }
+        return resolved
+    }
+
+    private func outside(_ path: String) -> RuntimeError {
+        RuntimeError("\(path) is outside \(root ?? "/") (--restrict-paths)")
+    }
+
+    static func isInside(_ path: String, _ root: String) -> Bool {
+        root == "/" ? path.hasPrefix("/") : path.hasPrefix(root + "/")
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
