@@ -11,7 +11,10 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 let package = Package(
     name: "Marquee",
     products: [
-        .executable(name: "marquee", targets: ["marquee"])
+        .executable(name: "marquee", targets: ["marquee"]),
+        // For the fuzz package in Tests/fuzz, which builds them with -sanitize=fuzzer.
+        .library(name: "MarqueeCore", targets: ["MarqueeCore"]),
+        .library(name: "MarqueeProtocol", targets: ["MarqueeProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

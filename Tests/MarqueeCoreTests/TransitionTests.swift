@@ -166,4 +166,42 @@ final class TransitionTests: XCTestCase {
         XCTAssertFalse(scene.isTransitioning)
         XCTAssertEqual(scene.deck.cardCount, 200)
     }
+
+    /// Found by the fuzzer: deleting cards while scrolled to the end left the view past the new
+    /// end. The view now follows the content back over the transition.
+    func testViewFollowsTheContentBackWhenItShrinksBelowTheScroll() throws {
+        var scene = scene([10])
+        _ = scene.scroll(to: .end, duration: 0, curve: .linear, tag: 1)
+        _ = frame(&scene, at: 1.5)
+        let oldEnd = scene.layout.maxOffset
+        try scene.deleteCard(at: 9)
+        try scene.deleteCard(at: 8)
+        XCTAssertEqual(scene.layout.maxOffset, oldEnd - 2 * 184)
+        var list = DisplayList()
+        var finished: [ScrollFinished] = []
+        for step in 0...30 {
+            if let event = scene.frame(
+                at: FrameTime(timestamp: 2 + Double(step - 1) / 60, targetTimestamp: 2 + Double(step) / 60), into: &list
+            ) {
+                finished.append(event)
+            }
+            XCTAssertLessThanOrEqual(list.offset, oldEnd)
+        }
+        XCTAssertEqual(list.offset, scene.layout.maxOffset, "at the new end")
+        XCTAssertTrue(finished.isEmpty, "a scroll Marquee started itself reports nothing")
+        // A user's scroll heading past the new end ends there, with its one event.
+        var other = self.scene([10])
+        _ = other.scroll(to: .end, duration: 1, curve: .linear, tag: 7)
+        _ = frame(&other, at: 2)
+        try other.deleteCard(at: 9)
+        var events: [ScrollFinished] = []
+        for step in 1...90 {
+            if let event = other.frame(
+                at: FrameTime(timestamp: 2 + Double(step - 1) / 60, targetTimestamp: 2 + Double(step) / 60), into: &list
+            ) {
+                events.append(event)
+            }
+        }
+        XCTAssertEqual(events, [ScrollFinished(tag: 7, offset: other.layout.maxOffset, interrupted: false)])
+    }
 }

@@ -9,8 +9,10 @@ public struct ScrollAnimation: Equatable, Sendable {
     public var startTime: Double?
     /// The progress of the last frame, to notice time going backwards.
     public var lastProgress: Double = 0
-    /// Who asked for it (the protocol's command `seq`), echoed in the finished event.
-    public var tag: Int
+    /// Who asked for it (the protocol's command `seq`), echoed in the finished event; nil for a
+    /// scroll Marquee started itself (pulling the view back after the content shrank), which
+    /// reports nothing.
+    public var tag: Int?
 }
 
 /// Reported when a scroll ends: reached (`interrupted == false`) or replaced by a newer scroll.
@@ -48,7 +50,9 @@ public struct ScrollAnimator: Sendable {
     @discardableResult
     public mutating func scroll(to target: Double, duration: Double, curve: TimingCurve, tag: Int) -> ScrollFinished? {
         precondition(duration >= 0 && duration.isFinite && target.isFinite, "ScrollAnimator: bad scroll request")
-        let replaced = animation.map { ScrollFinished(tag: $0.tag, offset: presentedOffset, interrupted: true) }
+        let replaced = animation.flatMap { running in
+            running.tag.map { ScrollFinished(tag: $0, offset: presentedOffset, interrupted: true) }
+        }
         animation = ScrollAnimation(
             startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
         return replaced
@@ -57,10 +61,20 @@ public struct ScrollAnimator: Sendable {
     /// Stops any scroll and places the offset (used when the deck changes under it).
     @discardableResult
     public mutating func jump(to offset: Double) -> ScrollFinished? {
-        let replaced = animation.map { ScrollFinished(tag: $0.tag, offset: offset, interrupted: true) }
+        let replaced = animation.flatMap { running in
+            running.tag.map { ScrollFinished(tag: $0, offset: offset, interrupted: true) }
+        }
         animation = nil
         presentedOffset = offset
         return replaced
+    }
+
+    /// Sends the scroll to `target` from the presented offset, keeping the running scroll's tag (its
+    /// one event then reports where it really ended) or, if none runs, with no tag at all.
+    public mutating func redirect(to target: Double, duration: Double, curve: TimingCurve) {
+        let tag = animation?.tag
+        animation = ScrollAnimation(
+            startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
     }
 
     /// The offset for the frame that will be shown at `targetTime`; records it as presented.
@@ -88,9 +102,9 @@ public struct ScrollAnimator: Sendable {
         return nil
     }
 
-    private mutating func finish(_ running: ScrollAnimation) -> ScrollFinished {
+    private mutating func finish(_ running: ScrollAnimation) -> ScrollFinished? {
         presentedOffset = running.targetOffset
         animation = nil
-        return ScrollFinished(tag: running.tag, offset: running.targetOffset, interrupted: false)
+        return running.tag.map { ScrollFinished(tag: $0, offset: running.targetOffset, interrupted: false) }
     }
 }

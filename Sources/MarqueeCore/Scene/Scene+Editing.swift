@@ -322,5 +322,14 @@ extension Scene {
             tagged.insert(key)
         }
         if let tag { pendingTags[tag, default: []].formUnion(tagged) }
+        settleOffset()
+    }
+
+    /// After the content shrank below the scroll, bring the view back to the new end over the
+    /// transition, as the cards move (a jump would shift everything at once).
+    private mutating func settleOffset() {
+        let maximum = layout.maxOffset
+        guard animator.destination > maximum + 1e-9 else { return }
+        animator.redirect(to: maximum, duration: max(transitionDuration, 1e-3), curve: .easeInOut)
     }
 }

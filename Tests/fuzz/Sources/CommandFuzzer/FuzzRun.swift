@@ -1,0 +1,141 @@
+import MarqueeCore
+import MarqueeProtocol
+
+/// libFuzzer's callback: the input is a byte stream of commands. It is fed to the decoder in
+/// chunks whose sizes the input itself chooses (so line ends fall anywhere), and every decoded
+/// command is applied to a scene, with frames drawn in between, as the session would. Any broken
+/// invariant traps, which libFuzzer reports as a crash with the input that caused it.
+func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    var decoder = CommandDecoder()
+    var lines: [DecodedLine] = []
+    var index = 0
+    var chunk = 1
+    while index < bytes.count {
+        let end = min(bytes.count, index + chunk)
+        decoder.feed(bytes[index..<end], into: &lines)
+        chunk = Int(bytes[index] % 61) + 1
+        index = end
+    }
+    decoder.finish(into: &lines)
+    var run = FuzzRun()
+    for line in lines.prefix(300) {
+        if case .command(let command) = line { run.apply(command) }
+        run.drawFrames(1)
+    }
+    run.drawFrames(40)
+    return 0
+}
+
+/// A scene driven like the session drives it, with its invariants checked after every frame.
+struct FuzzRun {
+    var scene = Scene(deck: FuzzRun.deck(), viewport: PixelSize(width: 320, height: 240))
+    var list = DisplayList()
+    var time = 0.0
+    var batch: [Command]?
+
+    static func deck() -> Deck {
+        var deck = Deck()
+        deck.layout.cardHeight = 60
+        deck.layout.spacing = 8
+        deck.layout.insets = EdgeInsets(all: 10)
+        deck.sections = (0..<3).map { section in
+            Section(
+                title: section == 1 ? nil : "S\(section)",
+                cards: (0..<5).map { Card(id: "c\(section)-\($0)", title: "\($0)") })
+        }
+        return deck
+    }
+
+    mutating func apply(_ command: Command) {
+        if batch != nil {
+            switch command {
+            case .commit:
+                var trial = scene
+                for edit in batch! { guard (try? Self.edit(edit, &trial)) != nil else { batch = nil; return } }
+                scene = trial
+                batch = nil
+            case let edit where edit.isEdit: batch!.append(edit)
+            default: batch = nil
+            }
+            return
+        }
+        switch command {
+        case .scrollTo(let target, let options):
+            _ = scene.scroll(to: target, duration: options.duration ?? 0.6, curve: options.curve ?? .easeInOut, tag: 1)
+        case .scrollBy(.rows(let rows), let options):
+            _ = scene.scroll(
+                to: scene.target(byRows: rows), duration: options.duration ?? 0.6, curve: .easeInOut, tag: 1)
+        case .scrollBy(.pixels(let pixels), _):
+            _ = scene.scroll(
+                to: .offset(max(0, scene.animator.destination + pixels)), duration: 0.3, curve: .linear, tag: 1)
+        case .wait(.seconds(let seconds)):
+            drawFrames(Int(min(seconds, 2) * 60))
+        case .wait(.idle):
+            var frames = 0
+            while scene.needsFrame, frames < 100_000 {
+                drawFrames(1)
+                frames += 1
+            }
+            precondition(!scene.needsFrame, "wait idle never ended")
+        case .appear(let stagger, let duration):
+            scene.appear(stagger: min(stagger ?? 0.08, 0.5), duration: duration.map { min($0, 2) }, tag: 2)
+        case .batch:
+            batch = []
+        case .commit, .snapshot, .load, .quit:
+            break
+        default:
+            _ = try? Self.edit(command, &scene)
+        }
+    }
+
+    static func edit(_ command: Command, _ scene: inout Scene) throws(DeckEditError) {
+        func index(_ reference: CardReference) throws(DeckEditError) -> Int {
+            switch reference {
+            case .index(let index): return index
+            case .id(let id):
+                guard let index = scene.deck.globalIndex(ofCardWithID: id) else { throw DeckEditError("no id") }
+                return index
+            }
+        }
+        switch command {
+        case .insert(.index(let position), let card): try scene.insertCard(card, at: position)
+        case .insert(.sectionItem(let section, let item), let card):
+            try scene.insertCard(card, section: section, item: item)
+        case .delete(let reference): try scene.deleteCard(at: try index(reference))
+        case .move(let from, let to): try scene.moveCard(from: from, to: to)
+        case .update(let reference, let card): try scene.updateCard(at: try index(reference), with: card)
+        case .insertSection(let position, let section): try scene.insertSection(section, at: position)
+        case .deleteSection(let position): try scene.deleteSection(at: position)
+        default: break
+        }
+    }
+
+    mutating func drawFrames(_ count: Int) {
+        for _ in 0..<max(0, count) {
+            time += 1.0 / 60
+            _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
+            checkInvariants()
+        }
+    }
+
+    func checkInvariants() {
+        let layout = scene.layout
+        precondition(layout.cardCount == scene.deck.cardCount, "layout and deck disagree on the card count")
+        precondition(layout.sectionCount == scene.deck.sections.count, "layout and deck disagree on sections")
+        precondition(list.offset >= 0, "negative offset")
+        precondition(scene.animator.isAnimating || list.offset <= layout.maxOffset + 1e-6, "offset left past the end")
+        precondition(scene.animator.destination <= layout.maxOffset + 1e-6, "scrolling past the end")
+        precondition(list.percent >= 0 && list.percent <= 1, "percent outside [0, 1]")
+        var seen = Set<String>()
+        for item in list.items {
+            precondition(
+                item.frame.x.isFinite && item.frame.y.isFinite && item.alpha >= 0 && item.alpha <= 1, "bad attributes")
+            if case .card(let index, let section, let position) = item.content {
+                let card = scene.deck.sections[section].cards[position]
+                precondition(seen.insert(card.id).inserted, "card \(card.id) drawn twice")
+                precondition(scene.deck.globalIndex(ofCardWithID: card.id) == index, "index out of step")
+            }
+        }
+    }
+}
