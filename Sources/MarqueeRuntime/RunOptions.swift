@@ -14,6 +14,8 @@ public struct RunOptions: Sendable {
     public var exitOnEndOfInput = false
     /// Confine `snapshot` and `load` to files under this directory (`--restrict-paths`).
     public var restrictPaths: String?
+    /// Also take commands from clients of a Unix socket at this path (`--control-socket`).
+    public var controlSocket: String?
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
     /// Where commands come from and replies go (stdin and stdout; tests pass pipes).

@@ -12,10 +12,12 @@ struct Marquee: ParsableCommand {
             Examples:
               marquee                                   show the demo deck
               printf 'scroll-to end duration=1\\nwait idle\\nsnapshot /tmp/a.png\\n' | marquee run
+              marquee run --control-socket /tmp/m.sock  also take commands from a socket
+              marquee send --socket /tmp/m.sock 'scroll-to end'
               marquee check-deck board.json             validate a deck file
               marquee bench --json                      measure the frame path
             """,
-        subcommands: [Run.self, CheckDeck.self, Bench.self],
+        subcommands: [Run.self, Send.self, CheckDeck.self, Bench.self],
         defaultSubcommand: Run.self
     )
 }

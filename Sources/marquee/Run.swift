@@ -58,6 +58,13 @@ struct Run: ParsableCommand {
     var trace: String?
 
     @Option(
+        name: .customLong("control-socket"),
+        help:
+            "Also take commands from clients of a Unix socket at this path (mode 0660, removed at exit; see marquee send). The software backend then keeps running after standard input ends."
+    )
+    var controlSocket: String?
+
+    @Option(
         name: .customLong("restrict-paths"),
         help: "Let snapshot and load touch only files under this directory (after resolving .. and symlinks).")
     var restrictPaths: String?
@@ -94,6 +101,7 @@ struct Run: ParsableCommand {
         options.exitOnEndOfInput = exitOnEOF
         options.appearAtStart = appear
         options.restrictPaths = restrictPaths
+        options.controlSocket = controlSocket
         return options
     }
 

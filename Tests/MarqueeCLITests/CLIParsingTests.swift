@@ -66,6 +66,18 @@ final class CLIParsingTests: XCTestCase {
         XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--cards", "100", "--scroll-to-card", "100"]))
     }
 
+    func testSendAndControlSocket() throws {
+        let send = try XCTUnwrap(
+            Marquee.parseAsRoot(["send", "--socket", "/tmp/m.sock", "scroll-to end", "wait idle"]) as? Send)
+        XCTAssertEqual(send.socket, "/tmp/m.sock")
+        XCTAssertEqual(send.commands, ["scroll-to end", "wait idle"])
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["send", "quit\nquit"]), "one line per COMMAND")
+        let run = try XCTUnwrap(
+            Marquee.parseAsRoot(["run", "--control-socket", "/tmp/m.sock", "--restrict-paths", "/srv"]) as? Run)
+        XCTAssertEqual(run.options.controlSocket, "/tmp/m.sock")
+        XCTAssertEqual(run.options.restrictPaths, "/srv")
+    }
+
     func testHelpNamesEveryOption() {
         let help = Marquee.helpMessage(for: Run.self)
         for option in [

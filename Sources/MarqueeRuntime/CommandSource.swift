@@ -1,0 +1,91 @@
+import Glibc
+import MarqueeCore
+import MarqueeProtocol
+
+/// One place commands come from: standard input, or a client of the control socket. Each has its
+/// own decoder, queue, `seq` numbering, held command, open batch and replies, so two controllers
+/// never see each other's sequence numbers.
+final class CommandSource {
+    /// A command that holds this source's queue until its condition is met.
+    enum Hold {
+        case seconds(seq: Int, deadline: Double)
+        case idle(seq: Int)
+        case snapshot(seq: Int, path: String)
+    }
+
+    let name: String
+    let inputDescriptor: Int32
+    let output: LineWriter
+    /// A socket client: a line cut off by a disconnect is dropped, not run.
+    let isClient: Bool
+    var decoder = CommandDecoder()
+    var queue: [(seq: Int, line: DecodedLine)] = []
+    var queueHead = 0
+    var nextSeq = 1
+    var hold: Hold?
+    /// Between `batch` and `commit`: the edits collected (with their seq), and the first problem
+    /// found in the batch, which makes the commit fail.
+    var openBatch: (edits: [(seq: Int, command: Command)], problem: String?)?
+    private(set) var isReading = true
+
+    init(name: String, input: Int32, output: LineWriter, isClient: Bool) {
+        self.name = name
+        self.inputDescriptor = input
+        self.output = output
+        self.isClient = isClient
+    }
+
+    var pendingCount: Int { queue.count - queueHead }
+
+    /// True when nothing more will come from this source and everything it sent is answered.
+    var isFinished: Bool { !isReading && pendingCount == 0 && hold == nil }
+
+    /// Reads what is available and queues the decoded lines.
+    func read(into buffer: inout [UInt8], scratch: inout [DecodedLine]) {
+        let count = buffer.withUnsafeMutableBytes { SystemCall.read(inputDescriptor, into: $0) }
+        scratch.removeAll(keepingCapacity: true)
+        if count > 0 {
+            decoder.feed(buffer[..<count], into: &scratch)
+        } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+            if count < 0 && errno != ECONNRESET {
+                Log.error(
+                    "\(name): reading commands failed: \(SystemCall.errorText); no more commands are read from it")
+            }
+            // From stdin a last line without a newline still counts; a client that goes away
+            // mid-line changes nothing.
+            if !isClient { decoder.finish(into: &scratch) }
+            isReading = false
+        }
+        for line in scratch {
+            queue.append((nextSeq, line))
+            nextSeq += 1
+        }
+    }
+
+    func next() -> (seq: Int, line: DecodedLine)? {
+        guard queueHead < queue.count else {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+            return nil
+        }
+        queueHead += 1
+        return queue[queueHead - 1]
+    }
+
+    func reply(ok seq: Int, json: inout JSONWriterBox) {
+        json.writer.reset()
+        Messages.ok(seq: seq, into: &json.writer)
+        output.writeLine(json.writer.bytes)
+    }
+
+    func reply(error message: String, seq: Int, json: inout JSONWriterBox) {
+        json.writer.reset()
+        Messages.error(seq: seq, message: message, into: &json.writer)
+        output.writeLine(json.writer.bytes)
+    }
+}
+
+/// The session's reusable JSON buffer, passed to sources so replies do not allocate.
+struct JSONWriterBox {
+    var writer = JSONWriter()
+}

@@ -1,0 +1,200 @@
+import MarqueeCore
+import MarqueeProtocol
+import MarqueeRender
+
+/// Applying each source's queued commands to the scene, with their replies.
+extension Session {
+    func applyQueuedCommands() throws(RuntimeError) {
+        for source in sources where !quitting {
+            while !quitting {
+                if let held = source.hold {
+                    guard release(held, source) else { break }
+                    source.hold = nil
+                }
+                guard let (seq, line) = source.next() else { break }
+                switch line {
+                case .invalid(let message):
+                    if source.openBatch != nil, source.openBatch?.problem == nil {
+                        source.openBatch?.problem = "line \(seq) was invalid: \(message)"
+                    }
+                    source.reply(error: message, seq: seq, json: &json)
+                case .command(let command):
+                    if source.openBatch != nil {
+                        collect(command, seq: seq, source)
+                    } else {
+                        apply(command, seq: seq, source)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a held command may finish now; answers it when it does.
+    private func release(_ held: CommandSource.Hold, _ source: CommandSource) -> Bool {
+        switch held {
+        case .seconds(let seq, let deadline):
+            guard link.now >= deadline - 1e-9 else { return false }
+            source.reply(ok: seq, json: &json)
+        case .idle(let seq):
+            guard !scene.needsFrame, !link.isFramePending else { return false }
+            source.reply(ok: seq, json: &json)
+        case .snapshot(let seq, let path):
+            guard !scene.hasUnpresentedChange else { return false }
+            writeSnapshot(path, seq: seq, source)
+        }
+        return true
+    }
+
+    private func apply(_ command: Command, seq: Int, _ source: CommandSource) {
+        switch command {
+        case .scrollTo(let target, let options):
+            scroll(to: target, options, seq: seq, source)
+        case .scrollBy(let amount, let options):
+            switch amount {
+            case .rows(let rows): scroll(to: scene.target(byRows: rows), options, seq: seq, source)
+            case .pixels(let pixels):
+                scroll(to: .offset(max(0, scene.animator.destination + pixels)), options, seq: seq, source)
+            }
+        case .wait(.seconds(let seconds)):
+            source.hold = .seconds(seq: seq, deadline: link.now + seconds)
+        case .wait(.idle):
+            source.hold = .idle(seq: seq)
+        case .snapshot(let path):
+            source.hold = .snapshot(seq: seq, path: path)
+        case .load(let path):
+            do {
+                try replaceDeck(with: try DeckFile.load(try paths.checkRead(path)))
+                source.reply(ok: seq, json: &json)
+            } catch {
+                source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
+            }
+        case .quit:
+            source.reply(ok: seq, json: &json)
+            quitting = true
+        case .insert, .delete, .move, .update, .insertSection, .deleteSection:
+            do throws(DeckEditError) {
+                try edit(command, in: &scene, tag: nil)
+                source.reply(ok: seq, json: &json)
+            } catch {
+                source.reply(error: "\(command.name): \(error.message)", seq: seq, json: &json)
+            }
+        case .batch:
+            source.openBatch = ([], nil)
+            source.reply(ok: seq, json: &json)
+        case .appear(let stagger, let duration):
+            let tag = tag(for: source, seq: seq)
+            scene.appear(stagger: stagger ?? 0.08, duration: duration, tag: tag)
+            scene.markTag(tag)
+            tagEvents[tag] = "appear-finished"
+            source.reply(ok: seq, json: &json)
+        case .commit:
+            source.reply(error: "commit: no batch is open (send batch first)", seq: seq, json: &json)
+        }
+    }
+
+    /// Inside a batch: edits are checked for form and kept; `commit` applies them all or none.
+    private func collect(_ command: Command, seq: Int, _ source: CommandSource) {
+        switch command {
+        case .commit:
+            let batch = source.openBatch!
+            source.openBatch = nil
+            if let problem = batch.problem {
+                source.reply(error: "commit: the batch was not applied: \(problem)", seq: seq, json: &json)
+                return
+            }
+            let tag = tag(for: source, seq: seq)
+            var trial = scene
+            for (editSeq, edit) in batch.edits {
+                do throws(DeckEditError) {
+                    try self.edit(edit, in: &trial, tag: tag)
+                } catch {
+                    tagOwners[tag] = nil
+                    source.reply(
+                        error: "commit: the batch was not applied: line \(editSeq) (\(edit.name)): \(error.message)",
+                        seq: seq, json: &json)
+                    return
+                }
+            }
+            scene = trial
+            tagEvents[tag] = "batch-finished"
+            scene.markTag(tag)
+            source.reply(ok: seq, json: &json)
+        case .quit:
+            apply(command, seq: seq, source)
+        default:
+            guard command.isEdit else {
+                let message =
+                    "\(command.name) cannot stand inside a batch (only insert, delete, move, update, insert-section and delete-section; end it with commit)"
+                if source.openBatch?.problem == nil { source.openBatch?.problem = "line \(seq): \(message)" }
+                source.reply(error: message, seq: seq, json: &json)
+                return
+            }
+            source.openBatch?.edits.append((seq, command))
+            source.reply(ok: seq, json: &json)
+        }
+    }
+
+    /// Card edits (SPEC §5): applied at once, animated from the next frame; a failed edit changes
+    /// nothing and is answered with why.
+    private func edit(_ command: Command, in scene: inout Scene, tag: Int?) throws(DeckEditError) {
+        func cardIndex(_ reference: CardReference) throws(DeckEditError) -> Int {
+            switch reference {
+            case .index(let index): return index
+            case .id(let id):
+                guard let index = scene.deck.globalIndex(ofCardWithID: id) else {
+                    throw DeckEditError("no card has id \"\(id)\"")
+                }
+                return index
+            }
+        }
+        switch command {
+        case .insert(.index(let index), let card): try scene.insertCard(card, at: index, tag: tag)
+        case .insert(.sectionItem(let section, let item), let card):
+            try scene.insertCard(card, section: section, item: item, tag: tag)
+        case .delete(let reference): try scene.deleteCard(at: try cardIndex(reference), tag: tag)
+        case .move(let from, let to): try scene.moveCard(from: from, to: to, tag: tag)
+        case .update(let reference, let card): try scene.updateCard(at: try cardIndex(reference), with: card, tag: tag)
+        case .insertSection(let index, let section): try scene.insertSection(section, at: index, tag: tag)
+        case .deleteSection(let index): try scene.deleteSection(at: index, tag: tag)
+        default: preconditionFailure("Session.edit: \(command.name) is not an edit")
+        }
+    }
+
+    private func scroll(to target: ScrollTarget, _ options: ScrollOptions, seq: Int, _ source: CommandSource) {
+        let duration = options.duration ?? ScrollOptions.defaultDuration
+        let tag = tag(for: source, seq: seq)
+        switch scene.scroll(to: target, duration: duration, curve: options.curve ?? .default, tag: tag) {
+        case .failure(let error):
+            tagOwners[tag] = nil
+            source.reply(error: "scroll: \(error.message)", seq: seq, json: &json)
+        case .success(let replaced):
+            source.reply(ok: seq, json: &json)
+            if let replaced { emit(replaced) }
+        }
+    }
+
+    /// Shows `deck` if its fonts can be opened; otherwise nothing changes.
+    func replaceDeck(with deck: Deck) throws(RuntimeError) {
+        do {
+            try renderer.prepare(style: deck.style)
+        } catch {
+            throw RuntimeError(error.message)
+        }
+        if let replaced = scene.replaceDeck(deck) { emit(replaced) }
+    }
+
+    private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
+        guard let frame = backend.presentedFrame() else {
+            source.reply(error: "snapshot: no frame has been presented yet", seq: seq, json: &json)
+            return
+        }
+        do {
+            try PNGFile.write(frame, to: try paths.checkWrite(path))
+            source.reply(ok: seq, json: &json)
+        } catch let error as RenderError {
+            source.reply(error: "snapshot: \(error.message)", seq: seq, json: &json)
+        } catch {
+            source.reply(error: "snapshot: \(error)", seq: seq, json: &json)
+        }
+    }
+}
