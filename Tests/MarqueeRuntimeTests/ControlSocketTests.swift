@@ -11,23 +11,26 @@ final class ControlSocketTests: XCTestCase, SpawnsMarquee {
         socketPath = SessionHarness.scratch + "/control-\(UInt32.random(in: 0...UInt32.max)).sock"
     }
 
+    /// Calls `body` with the socket path as a `sockaddr` (for connect and bind).
+    func withAddress(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(socketPath.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
     func startServer() throws -> Running {
         let running = try start(["run", "--backend", "software", "--realtime", "--control-socket", socketPath])
         // Ready when a connection goes through (a stale file may be there before it).
         for _ in 0..<300 {
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(socketPath.utf8)
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                buffer.copyBytes(from: bytes)
-                buffer[bytes.count] = 0
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let connected = withAddress { Glibc.connect(probe, $0, $1) }
             close(probe)
             if connected == 0 { break }
             usleep(10_000)
@@ -38,18 +41,7 @@ final class ControlSocketTests: XCTestCase, SpawnsMarquee {
     /// Connects, sends `text` as it is, and returns the client's fd.
     func connect(sending text: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(socketPath.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = withAddress { Glibc.connect(fd, $0, $1) }
         XCTAssertEqual(connected, 0)
         _ = text.withCString { write(fd, $0, strlen($0)) }
         return fd
@@ -129,18 +121,7 @@ final class ControlSocketTests: XCTestCase, SpawnsMarquee {
         XCTAssertNotEqual(access(socketPath, F_OK), 0, "removed at exit")
         // A stale socket (nobody listening) is replaced; a plain file is never deleted.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(socketPath.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        _ = withAddress { bind(stale, $0, $1) }
         close(stale)
         let again = try startServer()
         XCTAssertEqual(try ControlClient.send(socket: socketPath, commands: ["quit"]), 0)
