@@ -132,3 +132,30 @@ final class ControlSocketTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(SessionHarness.readFile(socketPath), "not a socket")
     }
 }
+
+extension ControlSocketTests {
+    /// A controller that sends a flood and never reads its replies must not stall the display or
+    /// the other controllers.
+    func testAClientThatStopsReadingDoesNotStallOthers() throws {
+        let server = try startServer()
+        defer {
+            kill(server.pid, SIGTERM)
+            _ = exitStatus(server)
+        }
+        let flood = String(repeating: "bogus command that fails\n", count: 40_000)
+        let stuck = try connect(sending: "")
+        var sent = 0
+        let bytes = Array(flood.utf8)
+        _ = fcntl(stuck, F_SETFL, fcntl(stuck, F_GETFL) | O_NONBLOCK)
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { write(stuck, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            sent += count
+        }
+        let other = try connect(sending: "scroll-to 2 duration=0\n")
+        let reply = lines(other, count: 1).first
+        XCTAssertEqual(reply?["ok"], .bool(true), "the other controller is still served")
+        close(other)
+        close(stuck)
+    }
+}

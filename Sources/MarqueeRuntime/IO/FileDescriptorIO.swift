@@ -9,9 +9,11 @@ enum SystemCall {
         }
     }
 
-    /// Writes all of `bytes`; returns false when the reader is gone (EPIPE) or the fd failed.
+    /// Writes all of `bytes`; returns false when the reader is gone (EPIPE), the fd failed, or a
+    /// non-blocking reader has not taken anything for `patienceMilliseconds` (a controller that
+    /// stops reading must not stall the display).
     @discardableResult
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, patienceMilliseconds: Int32 = 2000) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let result = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -19,7 +21,7 @@ enum SystemCall {
                 if errno == EINTR { continue }
                 if errno == EAGAIN {
                     var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = Glibc.poll(&descriptor, 1, 1000)
+                    guard Glibc.poll(&descriptor, 1, patienceMilliseconds) > 0 else { return false }
                     continue
                 }
                 return false
