@@ -9,7 +9,9 @@ struct CardRasterizer {
     let textColor: PixmanImage
 
     func rasterize(_ card: Card, width: Int, height: Int) throws(RenderError) -> PixmanImage {
-        let image = try PixmanImage(format: PIXMAN_a8r8g8b8, width: max(1, width), height: max(1, height))
+        // Every pixel is painted by fillShape, so the memory need not be zeroed first.
+        let image = try PixmanImage(
+            format: PIXMAN_a8r8g8b8, width: max(1, width), height: max(1, height), zeroed: false)
         fillShape(image, card: card)
         let metrics = CardMetrics(style: style, width: Double(width), height: Double(height))
         if !card.title.isEmpty {
@@ -35,7 +37,8 @@ struct CardRasterizer {
 
     /// Fills the rounded rectangle. Coverage at the corners comes from each pixel center's
     /// distance to the corner circle (a one-pixel ramp), which anti-aliases the arc without
-    /// supersampling.
+    /// supersampling. Only corner pixels are computed one by one; every other run of a row is a
+    /// single vectorized fill (this loop was half of a frame's time when done pixel by pixel).
     private func fillShape(_ image: PixmanImage, card: Card) {
         guard let pixels = image.pixels?.assumingMemoryBound(to: UInt32.self) else { return }
         let width = image.width
@@ -47,24 +50,34 @@ struct CardRasterizer {
         let accentPixel = card.accent.map { Self.premultiplied($0, opacity: opacity * Double($0.alpha) / 255) }
         let accentWidth = accentPixel == nil ? 0 : min(width, Int(style.accentWidth.rounded()))
         let radius = min(style.cornerRadius, Double(min(width, height)) / 2)
-        let cornerSpan = Int(radius.rounded(.up))
+        let cornerSpan = min(Int(radius.rounded(.up)), width / 2)
+        /// Fills `[from, to)` of a row with the accent and the fill as they fall.
+        func span(_ row: UnsafeMutablePointer<UInt32>, _ from: Int, _ to: Int) {
+            guard from < to else { return }
+            let accentEnd = min(max(accentWidth, from), to)
+            if accentEnd > from { (row + from).update(repeating: accentPixel!, count: accentEnd - from) }
+            if to > accentEnd { (row + accentEnd).update(repeating: fillPixel, count: to - accentEnd) }
+        }
         for y in 0..<height {
             let row = pixels + y * rowPixels
-            let centerY = Double(y) + 0.5
             let inCornerRows = y < cornerSpan || y >= height - cornerSpan
-            for x in 0..<width {
+            guard inCornerRows else {
+                span(row, 0, width)
+                continue
+            }
+            let centerY = Double(y) + 0.5
+            let circleY = y < cornerSpan ? radius : Double(height) - radius
+            let dy = max(0, y < cornerSpan ? circleY - centerY : centerY - circleY)
+            func corner(_ x: Int) {
                 let base = x < accentWidth ? accentPixel! : fillPixel
-                guard inCornerRows, x < cornerSpan || x >= width - cornerSpan else {
-                    row[x] = base
-                    continue
-                }
                 let circleX = x < cornerSpan ? radius : Double(width) - radius
-                let circleY = y < cornerSpan ? radius : Double(height) - radius
-                let dx = max(0, (x < cornerSpan ? circleX - (Double(x) + 0.5) : Double(x) + 0.5 - circleX))
-                let dy = max(0, (y < cornerSpan ? circleY - centerY : centerY - circleY))
+                let dx = max(0, x < cornerSpan ? circleX - (Double(x) + 0.5) : Double(x) + 0.5 - circleX)
                 let coverage = min(max(radius - (dx * dx + dy * dy).squareRoot() + 0.5, 0), 1)
                 row[x] = Self.scale(base, by: coverage)
             }
+            for x in 0..<cornerSpan { corner(x) }
+            for x in (width - cornerSpan)..<width { corner(x) }
+            span(row, cornerSpan, width - cornerSpan)
         }
     }
 

@@ -10,13 +10,13 @@ public final class PixmanImage {
     public let stride: Int
     private let ownedPixels: UnsafeMutableRawPointer?
 
-    /// A new zeroed image with its own memory (`pixman_image_create_bits`); `stride` is rounded up
-    /// to 4 bytes as pixman requires.
-    public init(format: pixman_format_code_t, width: Int, height: Int) throws(RenderError) {
+    /// A new image with its own memory (`pixman_image_create_bits`), zeroed unless the caller
+    /// paints every pixel; `stride` is rounded up to 4 bytes as pixman requires.
+    public init(format: pixman_format_code_t, width: Int, height: Int, zeroed: Bool = true) throws(RenderError) {
         let bitsPerPixel = Int((format.rawValue >> 24) & 0xFF)
         let stride = ((width * bitsPerPixel + 7) / 8 + 3) & ~3
         let pixels = UnsafeMutableRawPointer.allocate(byteCount: max(1, stride * height), alignment: 16)
-        pixels.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height))
+        if zeroed { pixels.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, stride * height)) }
         guard
             let handle = pixman_image_create_bits(
                 format, Int32(width), Int32(height), pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
