@@ -12,6 +12,20 @@ public final class Renderer {
     private var rasterizer: CardRasterizer?
     private var headerColor: PixmanImage?
     private let cache: CardRasterCache
+    /// Text layers of cards drawn as they are (the common case).
+    private let textLayers: CardRasterCache
+    /// Backgrounds shared by every card of the same size, fill and accent.
+    private var backgrounds: [BackgroundKey: PixmanImage] = [:]
+    private var textColor: PixmanImage?
+    /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
+    private var interiors: [Interior?] = []
+
+    private struct BackgroundKey: Hashable {
+        var width: Int
+        var height: Int
+        var color: Color?
+        var accent: Color?
+    }
     /// The pixman image over the buffer last drawn into, kept while the buffer stays the same.
     private var target: (buffer: PixelBuffer, image: PixmanImage)?
 
@@ -20,7 +34,8 @@ public final class Renderer {
     public init(fontOverride: String? = nil, cacheBudgetBytes: Int = 48 << 20) throws(RenderError) {
         library = try FreeTypeLibrary()
         self.fontOverride = fontOverride
-        cache = CardRasterCache(budgetBytes: cacheBudgetBytes)
+        cache = CardRasterCache(budgetBytes: cacheBudgetBytes / 2)
+        textLayers = CardRasterCache(budgetBytes: cacheBudgetBytes / 2)
         if let fontOverride { _ = try FontFace(library: library, path: fontOverride, pixelSize: 16) }
     }
 
@@ -34,9 +49,12 @@ public final class Renderer {
         let textColor = try PixmanImage(solid: pixman_color_t(newStyle.textColor))
         headerColor = try PixmanImage(solid: pixman_color_t(newStyle.headerColor))
         rasterizer = CardRasterizer(style: newStyle, fonts: fonts, textColor: textColor)
+        self.textColor = textColor
         self.fonts = fonts
         style = newStyle
         cache.removeAll()
+        textLayers.removeAll()
+        backgrounds.removeAll()
     }
 
     private func fontLocator() throws(RenderError) -> FontLocator {
@@ -48,17 +66,20 @@ public final class Renderer {
 
     /// Glyphs rasterized so far by the current style's faces.
     public var rasterizedGlyphCount: Int { fonts?.rasterizedGlyphCount ?? 0 }
-    /// Card images drawn so far (misses of the card raster cache).
-    public var rasterizedCardCount: Int { cache.rasterizedCount }
+    /// Card images drawn so far (full rasters and text layers: misses of their caches).
+    public var rasterizedCardCount: Int { cache.rasterizedCount + textLayers.rasterizedCount }
 
     public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) {
         try prepare(style: deck.style)
         guard let rasterizer, let fonts, let headerColor else { return }
         let image = try targetImage(for: buffer)
-        var background = pixman_color_t(list.background)
-        var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(buffer.width), y2: Int32(buffer.height))
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, 1, &box)
-        for item in list.items {
+        planInteriors(list, deck: deck)
+        fillBackground(list.background, of: image, exceptInteriors: true)
+        for (index, item) in list.items.enumerated() {
+            if let interior = interiors[index] {
+                try drawCardOverUniformBackground(interior, item, rasterizer: rasterizer, onto: image)
+                continue
+            }
             switch item.content {
             case .header(let section):
                 guard let title = deck.sections[section].title else { continue }
@@ -90,17 +111,185 @@ public final class Renderer {
         TextPainter.draw(line, face: fonts.header, color: source, onto: image, x: item.frame.x, baseline: baseline)
     }
 
-    /// Composites the card's cached raster (drawn on first use at the frame's pixel size).
+    /// Composites a card. Drawn as it is (the common case), it is its size's shared background and
+    /// its cached text layer through the text color: OVER is associative, so this equals drawing
+    /// the text into the background first, without a full-size image per card. Transformed, faded
+    /// or tinted cards are composited from one cached raster of the whole card.
     private func drawCard(_ card: Card, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage)
         throws(RenderError)
     {
         let width = Int(item.frame.width.rounded())
         let height = Int(item.frame.height.rounded())
         guard width > 0, height > 0 else { return }
-        let raster = try cache.image(for: .init(card: card, width: width, height: height)) { () throws(RenderError) in
-            try rasterizer.rasterize(card, width: width, height: height)
+        let key = CardRasterCache.Key(card: card, width: width, height: height)
+        if item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil, let textColor {
+            let x = Int32(item.frame.x.rounded())
+            let y = Int32(item.frame.y.rounded())
+            let background = try sharedBackground(card, width: width, height: height, rasterizer: rasterizer)
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, 0, 0, 0, x, y, Int32(width), Int32(height))
+            let text = try textLayers.image(for: key) { () throws(RenderError) in
+                try rasterizer.textLayer(card, width: width, height: height)
+            }
+            if let layer = text.image {
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, textColor.handle, layer.handle, image.handle, 0, 0, 0, 0, x + Int32(text.x),
+                    y + Int32(text.y),
+                    Int32(layer.width), Int32(layer.height))
+            }
+            return
         }
-        try CardCompositor.draw(raster, item, onto: image)
+        let raster = try cache.image(for: key) { () throws(RenderError) in
+            CardImage(image: try rasterizer.rasterize(card, width: width, height: height))
+        }
+        if let whole = raster.image { try CardCompositor.draw(whole, item, onto: image) }
+    }
+
+    private func sharedBackground(_ card: Card, width: Int, height: Int, rasterizer: CardRasterizer) throws(RenderError)
+        -> PixmanImage
+    {
+        let key = BackgroundKey(width: width, height: height, color: card.color, accent: card.accent)
+        if let background = backgrounds[key] { return background }
+        // A deck with many distinct colors or sizes should not grow this without bound.
+        if backgrounds.count >= 32 { backgrounds.removeAll() }
+        let background = try rasterizer.background(card, width: width, height: height)
+        backgrounds[key] = background
+        return background
+    }
+
+    // MARK: Cards over the uniform background
+
+    /// A card drawn as it is whose interior rows can be written as one precomputed color.
+    struct Interior {
+        var card: Card
+        var x: Int32
+        var y: Int32
+        var width: Int
+        var height: Int
+        /// First and last (exclusive) rows, relative to the card, of the part that is a constant.
+        var rowsFrom: Int
+        var rowsTo: Int
+        var accentWidth: Int
+        var fill: UInt32
+        var accent: UInt32
+    }
+
+    /// Decides, per item, whether its card is drawn straight over the uniform background: drawn
+    /// as it is, and overlapping nothing drawn before it. Then card color OVER background is a
+    /// constant for every pixel outside the anti-aliased corner rows, written without blending.
+    private func planInteriors(_ list: DisplayList, deck: Deck) {
+        interiors.removeAll(keepingCapacity: true)
+        guard let style else { return }
+        let background = list.background
+        for (index, item) in list.items.enumerated() {
+            interiors.append(nil)
+            guard case .card(_, let section, let itemIndex) = item.content, item.scale == 1, item.rotation == 0,
+                item.alpha >= 1, item.tint == nil
+            else { continue }
+            let frame = item.frame
+            let overlaps = list.items[..<index].contains { earlier in
+                earlier.frame.x < frame.maxX && frame.x < earlier.frame.maxX && earlier.frame.y < frame.maxY
+                    && frame.y < earlier.frame.maxY
+            }
+            if overlaps { continue }
+            let card = deck.sections[section].cards[itemIndex]
+            let width = Int(frame.width.rounded())
+            let height = Int(frame.height.rounded())
+            let radius = min(style.cornerRadius, Double(min(width, height)) / 2)
+            let cornerRows = min(Int(radius.rounded(.up)), height / 2)
+            guard width > 0, height > 2 * cornerRows else { continue }
+            let fillColor = card.color ?? style.cardColor
+            let opacity = style.cardAlpha * Double(fillColor.alpha) / 255
+            let fill = Self.over(CardRasterizer.premultiplied(fillColor, opacity: opacity), background)
+            let accent = card.accent.map {
+                Self.over(CardRasterizer.premultiplied($0, opacity: opacity * Double($0.alpha) / 255), background)
+            }
+            interiors[index] = Interior(
+                card: card, x: Int32(frame.x.rounded()), y: Int32(frame.y.rounded()), width: width, height: height,
+                rowsFrom: cornerRows, rowsTo: height - cornerRows,
+                accentWidth: accent == nil ? 0 : min(width, Int(style.accentWidth.rounded())), fill: fill,
+                accent: accent ?? fill)
+        }
+    }
+
+    /// A premultiplied ARGB pixel OVER an opaque color, as one opaque pixel (pixman's rounding).
+    static func over(_ pixel: UInt32, _ background: Color) -> UInt32 {
+        let alpha = pixel >> 24
+        func channel(_ shift: UInt32, _ under: UInt8) -> UInt32 {
+            let t = UInt32(under) * (255 - alpha) + 0x80
+            return min(255, ((pixel >> shift) & 0xFF) + ((t >> 8) + t) >> 8)
+        }
+        return 0xFF00_0000 | channel(16, background.red) << 16 | channel(8, background.green) << 8
+            | channel(0, background.blue)
+    }
+
+    /// Paints the background, leaving out the card interiors that will be written over it.
+    private func fillBackground(_ color: Color, of image: PixmanImage, exceptInteriors: Bool) {
+        var background = pixman_color_t(color)
+        var region = pixman_region32_t()
+        pixman_region32_init_rect(&region, 0, 0, UInt32(image.width), UInt32(image.height))
+        defer { pixman_region32_fini(&region) }
+        for interior in interiors {
+            guard let interior else { continue }
+            var hole = pixman_region32_t()
+            pixman_region32_init_rect(
+                &hole, interior.x, interior.y + Int32(interior.rowsFrom), UInt32(interior.width),
+                UInt32(interior.rowsTo - interior.rowsFrom))
+            withUnsafeMutablePointer(to: &region) { pixman_region32_subtract($0, $0, &hole) }
+            pixman_region32_fini(&hole)
+        }
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(&region, &count), count > 0 else { return }
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, count, boxes)
+    }
+
+    private func drawCardOverUniformBackground(
+        _ interior: Interior, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage
+    ) throws(RenderError) {
+        guard let textColor else { return }
+        let (x, y, width) = (interior.x, interior.y, Int32(interior.width))
+        // The interior: the accent strip and the fill, each one color, written without blending.
+        var boxes: [pixman_box32_t] = []
+        var colors: [UInt32] = []
+        let top = y + Int32(interior.rowsFrom)
+        let bottom = y + Int32(interior.rowsTo)
+        if interior.accentWidth > 0 {
+            boxes.append(pixman_box32_t(x1: x, y1: top, x2: x + Int32(interior.accentWidth), y2: bottom))
+            colors.append(interior.accent)
+        }
+        boxes.append(pixman_box32_t(x1: x + Int32(interior.accentWidth), y1: top, x2: x + width, y2: bottom))
+        colors.append(interior.fill)
+        for (box, pixel) in zip(boxes, colors) {
+            // pixman_image_fill_boxes does not clip to the image: a card partly off screen would
+            // be written out of bounds.
+            var box = pixman_box32_t(
+                x1: max(box.x1, 0), y1: max(box.y1, 0), x2: min(box.x2, Int32(image.width)),
+                y2: min(box.y2, Int32(image.height)))
+            guard box.x2 > box.x1, box.y2 > box.y1 else { continue }
+            var color = pixman_color_t(
+                red: UInt16((pixel >> 16) & 0xFF) * 257, green: UInt16((pixel >> 8) & 0xFF) * 257,
+                blue: UInt16(pixel & 0xFF) * 257, alpha: 0xFFFF)
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &color, 1, &box)
+        }
+        // The anti-aliased corner rows, blended from the shared background image.
+        let background = try sharedBackground(
+            interior.card, width: interior.width, height: interior.height, rasterizer: rasterizer)
+        let bands = [(0, interior.rowsFrom), (interior.rowsTo, interior.height - interior.rowsTo)]
+        for (from, rows) in bands where rows > 0 {
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, Int32(from), 0, 0, x, y + Int32(from), width,
+                Int32(rows))
+        }
+        let key = CardRasterCache.Key(card: interior.card, width: interior.width, height: interior.height)
+        let text = try textLayers.image(for: key) { () throws(RenderError) in
+            try rasterizer.textLayer(interior.card, width: interior.width, height: interior.height)
+        }
+        if let layer = text.image {
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, textColor.handle, layer.handle, image.handle, 0, 0, 0, 0, x + Int32(text.x),
+                y + Int32(text.y),
+                Int32(layer.width), Int32(layer.height))
+        }
     }
 
     private func targetImage(for buffer: PixelBuffer) throws(RenderError) -> PixmanImage {

@@ -1,7 +1,16 @@
 import MarqueeCore
 
-/// Card images kept across frames while a card's content and size are unchanged, bounded by
-/// memory: the least recently drawn images go first when the budget is exceeded.
+/// An image drawn for a card and where it goes inside the card (a text layer covers only the text).
+/// `image` is nil for a card with nothing to draw in that layer.
+struct CardImage {
+    var image: PixmanImage?
+    var x = 0
+    var y = 0
+    var byteCount: Int { image?.byteCount ?? 0 }
+}
+
+/// Card images (full rasters, or text layers) kept across frames while a card's content and size
+/// are unchanged, bounded by memory: the least recently drawn go first when the budget is exceeded.
 final class CardRasterCache {
     struct Key: Hashable {
         var card: Card
@@ -10,7 +19,7 @@ final class CardRasterCache {
     }
 
     private struct Entry {
-        var image: PixmanImage
+        var image: CardImage
         var lastUse: UInt64
     }
 
@@ -23,7 +32,7 @@ final class CardRasterCache {
 
     init(budgetBytes: Int) { self.budgetBytes = budgetBytes }
 
-    func image(for key: Key, make: () throws(RenderError) -> PixmanImage) throws(RenderError) -> PixmanImage {
+    func image(for key: Key, make: () throws(RenderError) -> CardImage) throws(RenderError) -> CardImage {
         clock += 1
         if var entry = entries[key] {
             entry.lastUse = clock

@@ -1,38 +1,79 @@
 import CPixman
 import MarqueeCore
 
-/// Draws one card into its own premultiplied ARGB image: the rounded, anti-aliased fill (with the
-/// accent bar), then the title and body text. The result is cached and composited per frame.
+/// Draws cards: the rounded, anti-aliased fill (with the accent bar) and the title and body text,
+/// either as one premultiplied ARGB image, or as a shared background plus a text layer (the
+/// renderer's fast path for cards drawn as they are).
 struct CardRasterizer {
     let style: Style
     let fonts: FontSet
     let textColor: PixmanImage
 
+    /// The whole card in one image: background, then text (for cards drawn transformed, faded
+    /// or tinted, which are composited from this one image).
     func rasterize(_ card: Card, width: Int, height: Int) throws(RenderError) -> PixmanImage {
+        let image = try background(card, width: width, height: height)
+        for text in layout(card, width: width, height: height) {
+            TextPainter.draw(
+                text.line, face: text.face, color: textColor, onto: image, x: text.x, baseline: text.baseline)
+        }
+        return image
+    }
+
+    /// The rounded background with its accent bar, which every card of the same size, fill and
+    /// accent shares.
+    func background(_ card: Card, width: Int, height: Int) throws(RenderError) -> PixmanImage {
         // Every pixel is painted by fillShape, so the memory need not be zeroed first.
         let image = try PixmanImage(
             format: PIXMAN_a8r8g8b8, width: max(1, width), height: max(1, height), zeroed: false)
         fillShape(image, card: card)
+        return image
+    }
+
+    /// The card's text as 8-bit coverage, over just the rows and columns its lines can touch
+    /// (with room for ascenders, descenders and bearings); composited through the text color.
+    func textLayer(_ card: Card, width: Int, height: Int) throws(RenderError) -> CardImage {
+        let texts = layout(card, width: width, height: height)
+        guard !texts.isEmpty else { return CardImage() }
+        let left = max(0, Int(texts.map(\.x).min()!) - 4)
+        let right = min(width, Int((texts.map { $0.x + $0.line.width }.max()!).rounded(.up)) + 6)
+        let top = max(0, Int(texts.map { $0.baseline - 1.25 * Double($0.face.pixelSize) }.min()!))
+        let bottom = min(height, Int(texts.map { $0.baseline + 0.5 * Double($0.face.pixelSize) }.max()!.rounded(.up)))
+        guard right > left, bottom > top else { return CardImage() }
+        let layer = try PixmanImage(format: PIXMAN_a8, width: right - left, height: bottom - top)
+        for text in texts {
+            TextPainter.draw(
+                text.line, face: text.face, color: nil, onto: layer, x: text.x - Double(left),
+                baseline: text.baseline - Double(top))
+        }
+        return CardImage(image: layer, x: left, y: top)
+    }
+
+    /// The laid-out lines of a card's title and body, with where each goes.
+    private func layout(_ card: Card, width: Int, height: Int) -> [(
+        line: TextLine, face: FontFace, x: Double, baseline: Double
+    )] {
         let metrics = CardMetrics(style: style, width: Double(width), height: Double(height))
+        var texts: [(line: TextLine, face: FontFace, x: Double, baseline: Double)] = []
         if !card.title.isEmpty {
             for line in TextLayout.lines(
                 card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1)
             {
-                TextPainter.draw(
-                    line, face: fonts.title, color: textColor, onto: image, x: metrics.padding,
-                    baseline: metrics.titleBaseline)
+                texts.append((line, fonts.title, metrics.padding, metrics.titleBaseline))
             }
         }
         if !card.body.isEmpty {
             let lines = TextLayout.lines(
                 card.body, face: fonts.body, maximumWidth: metrics.textWidth, maximumLines: metrics.bodyLineCount)
             for (number, line) in lines.enumerated() {
-                let baseline = metrics.firstBodyBaseline + Double(number) * metrics.bodyLineHeight
-                TextPainter.draw(
-                    line, face: fonts.body, color: textColor, onto: image, x: metrics.padding, baseline: baseline)
+                texts.append(
+                    (
+                        line, fonts.body, metrics.padding,
+                        metrics.firstBodyBaseline + Double(number) * metrics.bodyLineHeight
+                    ))
             }
         }
-        return image
+        return texts
     }
 
     /// Fills the rounded rectangle. Coverage at the corners comes from each pixel center's

@@ -1,10 +1,11 @@
 import CPixman
 
 /// Composites laid-out text onto a pixman image: each glyph's coverage mask straight from the
-/// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER).
+/// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER), or,
+/// with no color, as coverage onto an 8-bit layer (which is later composited with the color).
 enum TextPainter {
     static func draw(
-        _ line: TextLine, face: FontFace, color: PixmanImage, onto target: PixmanImage, x originX: Double,
+        _ line: TextLine, face: FontFace, color: PixmanImage?, onto target: PixmanImage, x originX: Double,
         baseline: Double
     ) {
         let baselineY = Int(baseline.rounded())
@@ -13,9 +14,15 @@ enum TextPainter {
             guard let mask = glyph.mask else { continue }
             let x = Int((originX + placed.x).rounded()) + glyph.bearingX
             let y = baselineY - glyph.bearingY
-            pixman_image_composite32(
-                PIXMAN_OP_OVER, color.handle, mask.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
-                Int32(mask.width), Int32(mask.height))
+            if let color {
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, color.handle, mask.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
+                    Int32(mask.width), Int32(mask.height))
+            } else {
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, mask.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y), Int32(mask.width),
+                    Int32(mask.height))
+            }
         }
     }
 }
