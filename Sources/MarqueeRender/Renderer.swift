@@ -74,7 +74,7 @@ public final class Renderer {
         guard let rasterizer, let fonts, let headerColor else { return }
         let image = try targetImage(for: buffer)
         planInteriors(list, deck: deck)
-        fillBackground(list.background, of: image, exceptInteriors: true)
+        fillBackground(list.background, of: image)
         for (index, item) in list.items.enumerated() {
             if let interior = interiors[index] {
                 try drawCardOverUniformBackground(interior, item, rasterizer: rasterizer, onto: image)
@@ -224,7 +224,7 @@ public final class Renderer {
     }
 
     /// Paints the background, leaving out the card interiors that will be written over it.
-    private func fillBackground(_ color: Color, of image: PixmanImage, exceptInteriors: Bool) {
+    private func fillBackground(_ color: Color, of image: PixmanImage) {
         var background = pixman_color_t(color)
         var region = pixman_region32_t()
         pixman_region32_init_rect(&region, 0, 0, UInt32(image.width), UInt32(image.height))
