@@ -17,12 +17,7 @@ extension Deck {
             throw DeckEditError("index \(index) is out of range (0 to \(cardCount))")
         }
         if index == cardCount { return (sections.count - 1, sections[sections.count - 1].cards.count) }
-        var remaining = index
-        for (sectionIndex, section) in sections.enumerated() {
-            if remaining < section.cards.count { return (sectionIndex, remaining) }
-            remaining -= section.cards.count
-        }
-        preconditionFailure("Deck.insertionPoint: index \(index) not found below cardCount")
+        return try location(ofCard: index)
     }
 
     /// Section and item of the card at global index `index`.

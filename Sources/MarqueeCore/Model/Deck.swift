@@ -21,10 +21,16 @@ public struct Deck: Equatable, Sendable {
 
     public var cardCount: Int { sections.reduce(0) { $0 + $1.cards.count } }
 
+    /// The global index of section `section`'s first card (the card count when it is past the
+    /// last section). Linear in the number of sections, which is small next to the number of cards.
+    public func firstCardIndex(ofSection section: Int) -> Int {
+        sections[..<min(section, sections.count)].reduce(0) { $0 + $1.cards.count }
+    }
+
     /// The global index of a card given by section and item, or nil when out of range.
     public func globalIndex(section: Int, item: Int) -> Int? {
         guard sections.indices.contains(section), sections[section].cards.indices.contains(item) else { return nil }
-        return sections[..<section].reduce(0) { $0 + $1.cards.count } + item
+        return firstCardIndex(ofSection: section) + item
     }
 
     /// The global index of the card with this id: O(sections · log n).

@@ -21,7 +21,7 @@ extension Scene {
         guard section >= 0, section < deck.sections.count, item >= 0, item <= deck.sections[section].cards.count else {
             throw DeckEditError("there is no place \(section):\(item) to insert at")
         }
-        let globalIndex = deck.sections[..<section].reduce(0) { $0 + $1.cards.count } + item
+        let globalIndex = deck.firstCardIndex(ofSection: section) + item
         let window = oldFrames(margin: extent(of: card))
         try deck.insert(card, section: section, item: item)
         layout.insertCard(section: section, item: item, height: card.height)
@@ -74,7 +74,7 @@ extension Scene {
         guard index >= 0, index <= deck.sections.count else {
             throw DeckEditError("section index \(index) is out of range (0 to \(deck.sections.count))")
         }
-        let firstCard = deck.sections[..<index].reduce(0) { $0 + $1.cards.count }
+        let firstCard = deck.firstCardIndex(ofSection: index)
         let height = Double(section.cards.count) * extent(of: Card(id: "")) + layout.configuration.headerHeight
         var window = oldFrames(margin: height)
         try deck.insertSection(section, at: index)
@@ -94,7 +94,7 @@ extension Scene {
             throw DeckEditError("section index \(index) is out of range (the deck has \(deck.sections.count) sections)")
         }
         let section = deck.sections[index]
-        let firstCard = deck.sections[..<index].reduce(0) { $0 + $1.cards.count }
+        let firstCard = deck.firstCardIndex(ofSection: index)
         let height = Double(section.cards.count) * extent(of: Card(id: "")) + layout.configuration.headerHeight
         var window = oldFrames(margin: height)
         try deck.removeSection(at: index)
