@@ -211,12 +211,21 @@ extension Scene {
         }
     }
 
-    private static func renumberHeaders(in frames: [ItemKey: ItemAttributes], _ shift: (Int) -> Int) -> [ItemKey:
-        ItemAttributes]
-    {
-        var result: [ItemKey: ItemAttributes] = [:]
-        for (key, value) in frames {
-            if case .header(let section) = key { result[.header(shift(section))] = value } else { result[key] = value }
+    /// `values` with every header key renumbered by `shift`; `renumber` lets a value that records
+    /// its own section follow the key.
+    private static func renumberHeaders<Value>(
+        in values: [ItemKey: Value], _ shift: (Int) -> Int, renumber: (inout Value, Int) -> Void = { _, _ in }
+    ) -> [ItemKey: Value] {
+        var result: [ItemKey: Value] = [:]
+        result.reserveCapacity(values.count)
+        for (key, value) in values {
+            guard case .header(let section) = key else {
+                result[key] = value
+                continue
+            }
+            var moved = value
+            renumber(&moved, shift(section))
+            result[.header(shift(section))] = moved
         }
         return result
     }
@@ -227,24 +236,8 @@ extension Scene {
 
     /// Renumbers header keys after sections were inserted or deleted.
     private mutating func shiftHeaders(_ shift: (Int) -> Int) {
-        var movedTweens: [ItemKey: ActiveTween] = [:]
-        for (key, active) in tweens {
-            guard case .header(let section) = key else { continue }
-            tweens[key] = nil
-            var moved = active
-            moved.index = shift(section)
-            movedTweens[.header(moved.index)] = moved
-        }
-        tweens.merge(movedTweens) { $1 }
-        var movedPresented: [ItemKey: Presented] = [:]
-        for (key, shown) in presented {
-            guard case .header(let section) = key else { continue }
-            presented[key] = nil
-            var moved = shown
-            moved.index = shift(section)
-            movedPresented[.header(moved.index)] = moved
-        }
-        presented.merge(movedPresented) { $1 }
+        tweens = Self.renumberHeaders(in: tweens, shift) { $0.index = $1 }
+        presented = Self.renumberHeaders(in: presented, shift) { $0.index = $1 }
     }
 
     /// A deleted card's way out: down by 60 % of the viewport, turning a quarter radian, fading.
