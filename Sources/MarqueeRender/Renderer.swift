@@ -17,6 +17,11 @@ public final class Renderer {
     /// Backgrounds shared by every card of the same size, fill and accent.
     private var backgrounds: [BackgroundKey: PixmanImage] = [:]
     private var textColor: PixmanImage?
+    private struct HeaderKey: Hashable {
+        var title: String
+        var width: Double
+    }
+    private var headerLines: [HeaderKey: TextLine?] = [:]
     /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
     private var interiors: [Interior?] = []
 
@@ -55,6 +60,7 @@ public final class Renderer {
         cache.removeAll()
         textLayers.removeAll()
         backgrounds.removeAll()
+        headerLines.removeAll()
     }
 
     private func fontLocator() throws(RenderError) -> FontLocator {
@@ -96,15 +102,26 @@ public final class Renderer {
 
     /// Header text, vertically centered on the cap height (about 0.7 of the size). Headers move
     /// with transitions but are not scaled or rotated; they take the item's opacity.
+    /// A header title laid out once per title and width, not on every frame it is drawn.
+    private func headerLine(_ title: String, width: Double, face: FontFace) -> TextLine? {
+        let key = HeaderKey(title: title, width: width)
+        if let line = headerLines[key] { return line }
+        // Titles change rarely; a deck that keeps renaming them should not grow this without bound.
+        if headerLines.count >= 256 { headerLines.removeAll() }
+        let line = TextLayout.lines(title, face: face, maximumWidth: width, maximumLines: 1).first
+        headerLines[key] = line
+        return line
+    }
+
     private func drawHeader(
         _ title: String, _ item: DisplayList.Item, fonts: FontSet, color: PixmanImage, onto image: PixmanImage
     )
         throws(RenderError)
     {
-        guard item.alpha > 0, let style,
-            let line = TextLayout.lines(title, face: fonts.header, maximumWidth: item.frame.width, maximumLines: 1)
-                .first
-        else { return }
+        guard item.alpha > 0, let style, let line = headerLine(title, width: item.frame.width, face: fonts.header)
+        else {
+            return
+        }
         let source =
             item.alpha < 1 ? try PixmanImage(solid: pixman_color_t(style.headerColor, opacity: item.alpha)) : color
         let baseline = item.frame.y + item.frame.height / 2 + 0.35 * Double(fonts.header.pixelSize)
@@ -128,15 +145,8 @@ public final class Renderer {
             let background = try sharedBackground(card, width: width, height: height, rasterizer: rasterizer)
             pixman_image_composite32(
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, 0, 0, 0, x, y, Int32(width), Int32(height))
-            let text = try textLayers.image(for: key) { () throws(RenderError) in
-                try rasterizer.textLayer(card, width: width, height: height)
-            }
-            if let layer = text.image {
-                pixman_image_composite32(
-                    PIXMAN_OP_OVER, textColor.handle, layer.handle, image.handle, 0, 0, 0, 0, x + Int32(text.x),
-                    y + Int32(text.y),
-                    Int32(layer.width), Int32(layer.height))
-            }
+            try drawTextLayer(
+                card, width: width, height: height, x: x, y: y, color: textColor, rasterizer: rasterizer, onto: image)
             return
         }
         let raster = try cache.image(for: key) { () throws(RenderError) in
@@ -280,16 +290,24 @@ public final class Renderer {
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, Int32(from), 0, 0, x, y + Int32(from), width,
                 Int32(rows))
         }
-        let key = CardRasterCache.Key(card: interior.card, width: interior.width, height: interior.height)
+        try drawTextLayer(
+            interior.card, width: interior.width, height: interior.height, x: x, y: y, color: textColor,
+            rasterizer: rasterizer, onto: image)
+    }
+
+    /// The card's cached text layer (made on first use) through the text color, at (x, y).
+    private func drawTextLayer(
+        _ card: Card, width: Int, height: Int, x: Int32, y: Int32, color: PixmanImage, rasterizer: CardRasterizer,
+        onto image: PixmanImage
+    ) throws(RenderError) {
+        let key = CardRasterCache.Key(card: card, width: width, height: height)
         let text = try textLayers.image(for: key) { () throws(RenderError) in
-            try rasterizer.textLayer(interior.card, width: interior.width, height: interior.height)
+            try rasterizer.textLayer(card, width: width, height: height)
         }
-        if let layer = text.image {
-            pixman_image_composite32(
-                PIXMAN_OP_OVER, textColor.handle, layer.handle, image.handle, 0, 0, 0, 0, x + Int32(text.x),
-                y + Int32(text.y),
-                Int32(layer.width), Int32(layer.height))
-        }
+        guard let layer = text.image else { return }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, color.handle, layer.handle, image.handle, 0, 0, 0, 0, x + Int32(text.x), y + Int32(text.y),
+            Int32(layer.width), Int32(layer.height))
     }
 
     private func targetImage(for buffer: PixelBuffer) throws(RenderError) -> PixmanImage {
