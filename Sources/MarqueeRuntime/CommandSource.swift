@@ -72,20 +72,15 @@ final class CommandSource {
         return queue[queueHead - 1]
     }
 
-    func reply(ok seq: Int, json: inout JSONWriterBox) {
-        json.writer.reset()
-        Messages.ok(seq: seq, into: &json.writer)
-        output.writeLine(json.writer.bytes)
+    func reply(ok seq: Int, json: inout JSONWriter) {
+        json.reset()
+        Messages.ok(seq: seq, into: &json)
+        output.writeLine(json.bytes)
     }
 
-    func reply(error message: String, seq: Int, json: inout JSONWriterBox) {
-        json.writer.reset()
-        Messages.error(seq: seq, message: message, into: &json.writer)
-        output.writeLine(json.writer.bytes)
+    func reply(error message: String, seq: Int, json: inout JSONWriter) {
+        json.reset()
+        Messages.error(seq: seq, message: message, into: &json)
+        output.writeLine(json.bytes)
     }
-}
-
-/// The session's reusable JSON buffer, passed to sources so replies do not allocate.
-struct JSONWriterBox {
-    var writer = JSONWriter()
 }

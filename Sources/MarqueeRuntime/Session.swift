@@ -22,7 +22,7 @@ public final class Session {
     private let signals: SignalDescriptor
     private let controlSocket: ControlSocket?
     let paths: PathPolicy
-    var json = JSONWriterBox()
+    var json = JSONWriter()
 
     let standardInput: CommandSource
     var sources: [CommandSource]
@@ -236,9 +236,9 @@ public final class Session {
             guard let event = tagEvents.removeValue(forKey: tag), let owner = tagOwners.removeValue(forKey: tag) else {
                 continue
             }
-            json.writer.reset()
-            Messages.finished(event, seq: owner.seq, into: &json.writer)
-            owner.source.output.writeLine(json.writer.bytes)
+            json.reset()
+            Messages.finished(event, seq: owner.seq, into: &json)
+            owner.source.output.writeLine(json.bytes)
         }
     }
 
@@ -247,9 +247,9 @@ public final class Session {
         guard let owner = tagOwners.removeValue(forKey: event.tag) else { return }
         var local = event
         local.tag = owner.seq
-        json.writer.reset()
-        Messages.scrollFinished(local, into: &json.writer)
-        owner.source.output.writeLine(json.writer.bytes)
+        json.reset()
+        Messages.scrollFinished(local, into: &json)
+        owner.source.output.writeLine(json.bytes)
     }
 
     /// A session-wide tag for `seq` of `source` (scene tags must not collide across sources).
