@@ -33,7 +33,7 @@ let package = Package(
             name: "MarqueeRender",
             dependencies: ["MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig"]
         ),
-        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM"]),
+        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",

@@ -4,6 +4,15 @@ public struct DisplayError: Error, Equatable, Sendable, CustomStringConvertible 
         case backendUnavailable
         case invalidConfiguration
         case systemCall
+        /// The user may not open the device (the message names the group that may).
+        case permissionDenied
+        /// Another program is DRM master.
+        case deviceBusy
+        /// No connector has a display attached (the message lists the connectors).
+        case noDisplay
+        /// `--mode` or `--connector` names something the device does not offer (the message lists
+        /// what it offers).
+        case unsupportedRequest
     }
 
     public var code: Code

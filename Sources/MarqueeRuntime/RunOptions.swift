@@ -9,6 +9,18 @@ public struct RunOptions: Sendable {
     public var refreshRate = 60.0
     public var realtime = false
     public var maximumFramesPerSecond: Double?
+    /// `--device`: a DRM card node or an fbdev device.
+    public var devicePath: String?
+    /// `--connector` (DRM), as the kernel names it: `HDMI-A-1`.
+    public var connector: String?
+    /// `--mode WxH[@HZ]` (DRM).
+    public var mode: ModeRequest?
+    /// `--rotate`, on every backend.
+    public var rotation: Rotation = .none
+    /// `--no-atomic` or `MARQUEE_DRM_NO_ATOMIC=1`.
+    public var forceLegacyModesetting = false
+    /// `MARQUEE_SNAPSHOT_WRITEBACK=1`: DRM snapshots read the scan-out back (docs/testing.md).
+    public var writebackSnapshots = false
     public var fontPath: String?
     public var tracePath: String?
     public var exitOnEndOfInput = false

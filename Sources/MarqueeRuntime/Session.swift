@@ -43,14 +43,15 @@ public final class Session {
         self.options = options
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
-        backend = try Self.makeBackend(options)
-        link = backend.displayLink
+        // Fonts first: a missing font must not cost the display a modeset and a restore.
         do {
             renderer = try Renderer(fontOverride: options.fontPath)
             try renderer.prepare(style: deck.style)
         } catch {
             throw RuntimeError(error.message)
         }
+        backend = try BackendChoice.open(options)
+        link = backend.displayLink
         scene = Scene(deck: deck, viewport: backend.size)
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
@@ -64,24 +65,6 @@ public final class Session {
         signals = try SignalDescriptor()
         // A reader that goes away must not kill a kiosk: writes then fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
-    }
-
-    static func makeBackend(_ options: RunOptions) throws(RuntimeError) -> DisplayBackend {
-        switch options.backend {
-        case .auto:
-            Log.info(
-                "backend auto: using software (\(options.size), \(format(options.refreshRate)) Hz) — the DRM and fbdev backends are not built yet"
-            )
-        case .software:
-            break
-        case .drm, .fbdev:
-            throw RuntimeError(
-                "--backend \(options.backend.rawValue) is not available in this version of Marquee (real displays are being built); use --backend software"
-            )
-        }
-        return SoftwareBackend(
-            size: options.size, refreshRate: options.refreshRate, realtime: options.realtime,
-            maximumFramesPerSecond: options.maximumFramesPerSecond)
     }
 
     /// Runs until `quit`, a signal, or the end of input (see SPEC §7 and docs/protocol.md).
@@ -151,7 +134,9 @@ public final class Session {
         for source in reading {
             descriptors.append(pollfd(fd: source.inputDescriptor, events: Int16(POLLIN), revents: 0))
         }
-        if let fd = link.pollDescriptor, link.isFramePending {
+        // The link's descriptor is there while it expects an event (a flip may complete after the
+        // last frame was requested; its event must be read then, not when the next frame is).
+        if let fd = link.pollDescriptor {
             descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
         }
         if SystemCall.poll(&descriptors, timeoutMilliseconds: timeout) < 0 {

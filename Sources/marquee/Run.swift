@@ -1,3 +1,4 @@
+import Glibc
 import ArgumentParser
 import MarqueeCore
 import MarqueeDisplay
@@ -30,6 +31,8 @@ struct Run: ParsableCommand {
               marquee run --deck docs/examples/departures.json --appear
               marquee run --trace /tmp/t.jsonl < show.txt
               marquee run --realtime --deck board.json
+              marquee run --backend drm --connector HDMI-A-1 --mode 1920x1080@60 --deck board.json
+              marquee run --backend fbdev --device /dev/fb1 --rotate 90 --deck menu.json
             """
     )
 
@@ -38,6 +41,23 @@ struct Run: ParsableCommand {
 
     @Option(help: "The deck file (JSON, docs/deck-format.md). Without it, a built-in demo deck is shown.")
     var deck: String?
+
+    @Option(help: "The device: a DRM card (/dev/dri/card1) or an fbdev device (/dev/fb1). Default: the first card with a display connected, or /dev/fb0.")
+    var device: String?
+
+    @Option(help: "The DRM connector to drive, as the kernel names it (HDMI-A-1, DSI-1). Default: the first connected one.")
+    var connector: String?
+
+    @Option(help: "The DRM display mode, WxH or WxH@HZ (1920x1080@60). Default: the display's preferred mode.")
+    var mode: String?
+
+    @Option(help: "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for panels mounted on their side.")
+    var rotate: Int = 0
+
+    @Flag(
+        name: .customLong("no-atomic"),
+        help: "Use legacy DRM modesetting (drmModeSetCrtc and drmModePageFlip) even where atomic is offered; also MARQUEE_DRM_NO_ATOMIC=1.")
+    var noAtomic = false
 
     @Option(help: "Frame size for the software backend, WxH.")
     var size: String = "1280x720"
@@ -83,6 +103,21 @@ struct Run: ParsableCommand {
         guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
             throw ValidationError("--refresh must be a rate from 1 to 1000 Hz (got \(refresh))")
         }
+        guard Rotation(rawValue: rotate) != nil else {
+            throw ValidationError("--rotate must be 0, 90, 180 or 270 (got \(rotate))")
+        }
+        if let mode, ModeRequest(parsing: mode) == nil {
+            throw ValidationError("--mode must be WxH or WxH@HZ, for example 1920x1080 or 1920x1080@60 (got \"\(mode)\")")
+        }
+        if backend == .software || backend == .fbdev {
+            let drmOnly = [("--connector", connector != nil), ("--mode", mode != nil), ("--no-atomic", noAtomic)]
+            if let (flag, _) = drmOnly.first(where: { $0.1 }) {
+                throw ValidationError("\(flag) is for the DRM backend; it does not apply to --backend \(backend.rawValue)")
+            }
+        }
+        if backend == .software, device != nil {
+            throw ValidationError("--device names a display device; the software backend draws into memory (use --size)")
+        }
         if let maxFPS, !(maxFPS.isFinite && maxFPS >= 1 && maxFPS <= 1000) {
             throw ValidationError("--max-fps must be from 1 to 1000 (got \(maxFPS))")
         }
@@ -96,6 +131,13 @@ struct Run: ParsableCommand {
         options.refreshRate = refresh
         options.realtime = realtime
         options.maximumFramesPerSecond = maxFPS
+        options.devicePath = device
+        options.connector = connector
+        options.mode = mode.flatMap(ModeRequest.init(parsing:))
+        options.rotation = Rotation(rawValue: rotate) ?? .none
+        let environment = ProcessInfoEnvironment.self
+        options.forceLegacyModesetting = noAtomic || environment.isSet("MARQUEE_DRM_NO_ATOMIC")
+        options.writebackSnapshots = environment.isSet("MARQUEE_SNAPSHOT_WRITEBACK")
         options.fontPath = font
         options.tracePath = trace
         options.exitOnEndOfInput = exitOnEOF
@@ -114,5 +156,13 @@ struct Run: ParsableCommand {
             throw ExitCode.failure
         }
         if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// Switches read from the environment (`NAME=1`, `yes` or `true`).
+enum ProcessInfoEnvironment {
+    static func isSet(_ name: String) -> Bool {
+        guard let value = getenv(name) else { return false }
+        return ["1", "yes", "true"].contains(String(cString: value).lowercased())
     }
 }

@@ -1,0 +1,192 @@
+import CDRM
+import Glibc
+import MarqueeCore
+
+/// What `--backend drm` was asked for.
+public struct DRMOptions: Sendable {
+    /// `--device`; nil takes the first card with a connected display.
+    public var devicePath: String?
+    /// `--connector`, as the kernel names it (`HDMI-A-1`).
+    public var connector: String?
+    public var mode: ModeRequest?
+    public var rotation: Rotation = .none
+    /// `--no-atomic` or `MARQUEE_DRM_NO_ATOMIC=1`.
+    public var forceLegacy = false
+    public var maximumFramesPerSecond: Double?
+    /// `MARQUEE_SNAPSHOT_WRITEBACK=1`: snapshots read the scan-out back through a writeback
+    /// connector.
+    public var writebackSnapshots = false
+
+    public init() {}
+}
+
+/// Shows frames on a display through DRM/KMS: a mode set on one CRTC, two dumb buffers flipped at
+/// vblank, and the display link timed by the flip events.
+///
+/// Frames are rendered into a shadow buffer in ordinary memory and only the rows that changed are
+/// copied into the back buffer (turned by `--rotate` on the way): dumb buffers are write-combined
+/// memory that must never be read. Two buffers are enough because a frame is drawn only after the
+/// previous flip completed (the flip event is what makes it due), so the back buffer is never on
+/// screen while it is written.
+public final class DRMBackend: DisplayBackend {
+    public let name = "drm"
+    public let size: PixelSize
+    public let rotation: Rotation
+    /// "Virtual-1 1024x768@60 on /dev/dri/card0 (vkms), atomic", for the log.
+    public let summary: String
+    private let device: DRMDevice
+    private let output: DRMOutput
+    private let modesetter: DRMModesetter
+    private let buffers: [DumbBuffer]
+    private let shadow: PixelBuffer
+    private let damage: ScanoutDamage
+    private let saved: SavedCRTC
+    private let link: DRMDisplayLink
+    private let writeback: WritebackCapture?
+    private let log: (String) -> Void
+    private var front = 0
+    private var restored = false
+
+    public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
+        self.log = log
+        rotation = options.rotation
+        let (device, resources, output) = try Self.open(options)
+        self.device = device
+        self.output = output
+        try device.becomeMaster()
+        guard device.capability(DRM_CAP_DUMB_BUFFER) == 1 else {
+            throw DisplayError(.backendUnavailable, "\(device.path) offers no dumb buffers")
+        }
+        saved = SavedCRTC(device: device, crtcID: output.crtcID, resources: resources)
+        var modesetter: DRMModesetter = LegacyModesetter(device: device, output: output)
+        var why = "forced by --no-atomic or MARQUEE_DRM_NO_ATOMIC"
+        if !options.forceLegacy {
+            if let atomic = AtomicModesetter(device: device, output: output) {
+                modesetter = atomic
+            } else {
+                why = "the driver offers no atomic modesetting"
+            }
+        }
+        self.modesetter = modesetter
+        let panel = PixelSize(width: output.mode.width, height: output.mode.height)
+        buffers = try [0, 1].map { _ throws(DisplayError) in
+            try DumbBuffer(device: device, width: panel.width, height: panel.height)
+        }
+        buffers[0].fill(0xFF00_0000)
+        try modesetter.setMode(framebuffer: buffers[0].framebufferID)
+        size = options.rotation.logicalSize(ofPanel: panel)
+        shadow = PixelBuffer(width: size.width, height: size.height)
+        damage = ScanoutDamage(rows: size.height, buffers: 2)
+
+        let reported = output.mode.refreshRate
+        let plausible = reported >= 1 && reported <= 240
+        let refresh = plausible ? reported : 60
+        let cap = options.maximumFramesPerSecond ?? refresh
+        let vblanksPerFrame = plausible && cap < refresh ? UInt32((refresh / cap - 1e-9).rounded(.up)) : 1
+        let monotonic = device.capability(DRM_CAP_TIMESTAMP_MONOTONIC) == 1
+        link = DRMDisplayLink(
+            fd: device.fd, crtcIndex: output.crtcIndex, refreshPeriod: 1 / refresh, vblanksPerFrame: vblanksPerFrame,
+            maximumFramesPerSecond: cap, monotonicTimestamps: monotonic, log: log)
+        writeback = options.writebackSnapshots ? WritebackCapture(device: device, output: output, log: log) : nil
+
+        summary =
+            "\(output.connector.name) \(output.mode.description) on \(device.path) (\(device.driverName)), CRTC \(output.crtcID), \(modesetter.name) modesetting"
+        log("drm: \(summary)\(modesetter.name == "legacy" ? " (\(why))" : ""), 2 dumb buffers")
+        if !plausible {
+            log("drm: the mode reports \(reported) Hz, which no panel has; timing frames at 60 Hz")
+        }
+        if !monotonic { log("drm: the driver's event times are not CLOCK_MONOTONIC; frames are timed on arrival") }
+        if options.rotation != .none {
+            log("drm: rotating by \(options.rotation.rawValue)° while copying; frames are \(size.width)x\(size.height)")
+        }
+        log("drm: saved \(saved.description) to restore at exit")
+    }
+
+    deinit { restore() }
+
+    /// The device and output that `options` name, or the first card with a connected display.
+    private static func open(_ options: DRMOptions) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput) {
+        if let path = options.devicePath {
+            let device = try DRMDevice.open(path)
+            let resources = try DRMResources(device)
+            let output = try DRMOutput.choose(
+                on: device, resources: resources, connector: options.connector, mode: options.mode)
+            return (device, resources, output)
+        }
+        let paths = DRMDevice.cardPaths()
+        guard !paths.isEmpty else {
+            throw DisplayError(.backendUnavailable, "no DRM device: /dev/dri has no card* nodes")
+        }
+        var problems: [DisplayError] = []
+        for path in paths {
+            do {
+                let device = try DRMDevice.open(path)
+                let resources = try DRMResources(device)
+                let output = try DRMOutput.choose(
+                    on: device, resources: resources, connector: options.connector, mode: options.mode)
+                return (device, resources, output)
+            } catch {
+                problems.append(error)
+            }
+        }
+        // One card: its own message says it best. Several: the one that got furthest (a mode or
+        // connector problem beats "no display", which beats "cannot open").
+        if problems.count == 1 { throw problems[0] }
+        let ranked = problems.first { $0.code == .unsupportedRequest } ?? problems.first { $0.code == .permissionDenied }
+        throw ranked
+            ?? DisplayError(
+                .noDisplay, "no DRM card has a connected display: " + problems.map(\.message).joined(separator: "; "))
+    }
+
+    public var displayLink: DisplayLink { link }
+
+    public func frameBuffer() -> PixelBuffer { shadow }
+
+    public func present(_ buffer: PixelBuffer, at time: FrameTime) throws(DisplayError) {
+        precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
+        let back = 1 - front
+        damage.measure(shadow)
+        damage.copyChangedRows(of: shadow, into: buffers[back].surface, buffer: back, rotation: rotation)
+        let result = modesetter.flip(to: buffers[back].framebufferID, events: link.events)
+        guard result == 0 else {
+            throw DisplayError(
+                .systemCall, "page flip on \(output.connector.name) failed: \(String(cString: strerror(result)))",
+                errno: result)
+        }
+        link.flipQueued()
+        front = back
+    }
+
+    /// The frame on screen as the panel shows it: read back through the writeback connector when
+    /// asked for, else Marquee's own copy (the shadow buffer, turned like the panel).
+    public func presentedFrame() -> PixelBuffer? {
+        if let writeback {
+            link.waitForFlip()
+            do {
+                return try writeback.capture(framebuffer: buffers[front].framebufferID)
+            } catch {
+                log("snapshot: \(error.message); using Marquee's copy of the frame")
+            }
+        }
+        guard rotation != .none else { return shadow }
+        let panel = rotation.panelSize(ofLogical: shadow.size)
+        let image = PixelBuffer(width: panel.width, height: panel.height)
+        FrameCopier.copy(shadow, rows: 0..<shadow.height, to: image.surface, rotation: rotation)
+        return image
+    }
+
+    /// Puts back the CRTC configuration found at start and drops master (SPEC §7). Safe to call
+    /// more than once.
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        link.waitForFlip()
+        let result = saved.restore(on: device)
+        if result == 0 {
+            log("drm: restored \(saved.description)")
+        } else {
+            log("drm: could not restore \(saved.description): \(String(cString: strerror(result)))")
+        }
+        device.dropMaster()
+    }
+}

@@ -1,0 +1,165 @@
+import CDRM
+import Glibc
+
+/// One mode a connector offers, with its exact refresh rate from the timings.
+struct DisplayMode {
+    var info: drmModeModeInfo
+    var width: Int { Int(info.hdisplay) }
+    var height: Int { Int(info.vdisplay) }
+    var isPreferred: Bool { info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 }
+
+    init(_ info: drmModeModeInfo) { self.info = info }
+
+    /// Hz from the pixel clock and totals (SPEC §1: not the rounded `vrefresh`); 0 when the
+    /// driver reports no timings.
+    var refreshRate: Double {
+        guard info.htotal > 0, info.vtotal > 0, info.clock > 0 else { return 0 }
+        var rate = Double(info.clock) * 1000 / (Double(info.htotal) * Double(info.vtotal))
+        if info.flags & UInt32(DRM_MODE_FLAG_INTERLACE) != 0 { rate *= 2 }
+        if info.flags & UInt32(DRM_MODE_FLAG_DBLSCAN) != 0 { rate /= 2 }
+        if info.vscan > 1 { rate /= Double(info.vscan) }
+        return rate
+    }
+
+    var description: String {
+        let rate = refreshRate
+        let hz = rate > 0 ? (rate * 100).rounded() / 100 : Double(info.vrefresh)
+        return "\(width)x\(height)@\(hz == hz.rounded() ? String(Int(hz)) : String(hz))\(isPreferred ? " (preferred)" : "")"
+    }
+}
+
+/// A connector as the kernel names it (`HDMI-A-1`: type name, dash, index among that type).
+struct ConnectorInfo {
+    var id: UInt32
+    var name: String
+    var isConnected: Bool
+    var isWriteback: Bool
+    var modes: [DisplayMode]
+    var encoderIDs: [UInt32]
+    var currentEncoderID: UInt32
+
+    init(_ connector: UnsafeMutablePointer<drmModeConnector>) {
+        let value = connector.pointee
+        id = value.connector_id
+        let typeName = drmModeGetConnectorTypeName(value.connector_type).map { String(cString: $0) } ?? "Unknown"
+        name = "\(typeName)-\(value.connector_type_id)"
+        isConnected = value.connection == DRM_MODE_CONNECTED
+        isWriteback = value.connector_type == UInt32(DRM_MODE_CONNECTOR_WRITEBACK)
+        modes = (0..<Int(value.count_modes)).map { DisplayMode(value.modes[$0]) }
+        encoderIDs = (0..<Int(value.count_encoders)).map { value.encoders[$0] }
+        currentEncoderID = value.encoder_id
+    }
+
+    var status: String { isConnected ? "connected" : "disconnected" }
+}
+
+/// The device's CRTCs and connectors, read once at start.
+struct DRMResources {
+    var crtcIDs: [UInt32]
+    var connectors: [ConnectorInfo]
+
+    init(_ device: DRMDevice) throws(DisplayError) {
+        guard let resources = drmModeGetResources(device.fd) else {
+            throw DisplayError(
+                .backendUnavailable,
+                "\(device.path) offers no modesetting (drmModeGetResources failed: \(String(cString: strerror(errno)))); is it a render-only device?"
+            )
+        }
+        defer { drmModeFreeResources(resources) }
+        let value = resources.pointee
+        crtcIDs = (0..<Int(value.count_crtcs)).map { value.crtcs[$0] }
+        connectors = (0..<Int(value.count_connectors)).compactMap { index in
+            guard let connector = drmModeGetConnector(device.fd, value.connectors[index]) else { return nil }
+            defer { drmModeFreeConnector(connector) }
+            return ConnectorInfo(connector)
+        }
+    }
+
+    /// "HDMI-A-1 (connected), DSI-1 (disconnected)", for error messages.
+    var connectorList: String {
+        let shown = connectors.filter { !$0.isWriteback }
+        return shown.isEmpty ? "none" : shown.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+    }
+}
+
+/// The connector, mode and CRTC Marquee drives.
+struct DRMOutput {
+    var connector: ConnectorInfo
+    var mode: DisplayMode
+    var crtcID: UInt32
+    var crtcIndex: Int
+
+    /// Chooses what `--connector` and `--mode` ask for, or the first connected connector and its
+    /// preferred mode.
+    static func choose(
+        on device: DRMDevice, resources: DRMResources, connector name: String?, mode request: ModeRequest?
+    ) throws(DisplayError) -> DRMOutput {
+        let connector: ConnectorInfo
+        if let name {
+            guard let named = resources.connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw DisplayError(
+                    .unsupportedRequest,
+                    "\(device.path) has no connector \(name); its connectors: \(resources.connectorList)")
+            }
+            guard named.isConnected, !named.modes.isEmpty else {
+                throw DisplayError(
+                    .noDisplay,
+                    "connector \(named.name) of \(device.path) has no display attached; its connectors: \(resources.connectorList)"
+                )
+            }
+            connector = named
+        } else {
+            guard let first = resources.connectors.first(where: { $0.isConnected && !$0.isWriteback && !$0.modes.isEmpty })
+            else {
+                throw DisplayError(
+                    .noDisplay,
+                    "no display is connected to \(device.path); its connectors: \(resources.connectorList)")
+            }
+            connector = first
+        }
+        let mode = try chooseMode(request, of: connector)
+        let (crtcID, crtcIndex) = try chooseCRTC(for: connector, on: device, resources: resources)
+        return DRMOutput(connector: connector, mode: mode, crtcID: crtcID, crtcIndex: crtcIndex)
+    }
+
+    static func chooseMode(_ request: ModeRequest?, of connector: ConnectorInfo) throws(DisplayError) -> DisplayMode {
+        guard let request else {
+            return connector.modes.first(where: \.isPreferred) ?? connector.modes[0]
+        }
+        let sized = connector.modes.filter { $0.width == request.width && $0.height == request.height }
+        let chosen: DisplayMode?
+        if let hz = request.refresh {
+            chosen = sized.filter { abs($0.refreshRate - hz) < 0.5 }.min { abs($0.refreshRate - hz) < abs($1.refreshRate - hz) }
+        } else {
+            chosen = sized.first(where: \.isPreferred) ?? sized.max { $0.refreshRate < $1.refreshRate }
+        }
+        guard let chosen else {
+            var seen = Set<String>()
+            let list = connector.modes.map(\.description).filter { seen.insert($0).inserted }
+            throw DisplayError(
+                .unsupportedRequest,
+                "\(connector.name) does not offer the mode \(request); it offers: \(list.joined(separator: ", "))")
+        }
+        return chosen
+    }
+
+    /// The CRTC already driving the connector, else the first one any of its encoders can use.
+    static func chooseCRTC(
+        for connector: ConnectorInfo, on device: DRMDevice, resources: DRMResources
+    ) throws(DisplayError) -> (UInt32, Int) {
+        if connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(device.fd, connector.currentEncoderID) {
+            let crtc = encoder.pointee.crtc_id
+            drmModeFreeEncoder(encoder)
+            if crtc != 0, let index = resources.crtcIDs.firstIndex(of: crtc) { return (crtc, index) }
+        }
+        for encoderID in connector.encoderIDs {
+            guard let encoder = drmModeGetEncoder(device.fd, encoderID) else { continue }
+            let possible = encoder.pointee.possible_crtcs
+            drmModeFreeEncoder(encoder)
+            for (index, crtc) in resources.crtcIDs.enumerated() where possible & (1 << UInt32(index)) != 0 {
+                return (crtc, index)
+            }
+        }
+        throw DisplayError(.backendUnavailable, "no CRTC of \(device.path) can drive \(connector.name)")
+    }
+}

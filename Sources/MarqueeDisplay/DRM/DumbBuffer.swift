@@ -1,0 +1,84 @@
+import CDRM
+import Glibc
+
+/// A dumb buffer (plain memory the display controller scans out) with its framebuffer id and its
+/// mapping. Write-only from the CPU's side: on most hardware it is write-combined memory, where a
+/// read is many times slower than a write, so Marquee never reads it (except to check a writeback
+/// capture, which is a buffer the display wrote).
+final class DumbBuffer {
+    private let fd: Int32
+    let width: Int
+    let height: Int
+    let handle: UInt32
+    let pitch: Int
+    let byteCount: Int
+    let framebufferID: UInt32
+    let memory: UnsafeMutableRawPointer
+
+    init(device: DRMDevice, width: Int, height: Int) throws(DisplayError) {
+        fd = device.fd
+        self.width = width
+        self.height = height
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        guard marquee_drm_create_dumb(fd, UInt32(width), UInt32(height), 32, &handle, &pitch, &size) == 0 else {
+            throw DisplayError(
+                .systemCall,
+                "\(device.path): cannot create a \(width)x\(height) dumb buffer: \(String(cString: strerror(errno)))",
+                errno: errno)
+        }
+        self.handle = handle
+        self.pitch = Int(pitch)
+        byteCount = Int(size)
+        var framebuffer: UInt32 = 0
+        let handles: [UInt32] = [handle, 0, 0, 0]
+        let pitches: [UInt32] = [pitch, 0, 0, 0]
+        let offsets: [UInt32] = [0, 0, 0, 0]
+        let added = drmModeAddFB2(
+            device.fd, UInt32(width), UInt32(height), marquee_drm_format_xrgb8888(), handles, pitches, offsets,
+            &framebuffer, 0)
+        // Older drivers know only the legacy call (depth 24, 32 bits per pixel is XRGB8888).
+        if added != 0, drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, pitch, handle, &framebuffer) != 0 {
+            let code = errno
+            _ = marquee_drm_destroy_dumb(fd, handle)
+            throw DisplayError(
+                .systemCall, "\(device.path): cannot add an XRGB8888 framebuffer: \(String(cString: strerror(code)))",
+                errno: code)
+        }
+        framebufferID = framebuffer
+        var offset: UInt64 = 0
+        let mapped: UnsafeMutableRawPointer?
+        if marquee_drm_map_dumb(fd, handle, &offset) == 0 {
+            let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+            mapped = address == MAP_FAILED ? nil : address
+        } else {
+            mapped = nil
+        }
+        guard let mapped else {
+            let code = errno
+            _ = drmModeRmFB(fd, framebuffer)
+            _ = marquee_drm_destroy_dumb(fd, handle)
+            throw DisplayError(
+                .systemCall, "\(device.path): cannot map a dumb buffer: \(String(cString: strerror(code)))",
+                errno: code)
+        }
+        memory = mapped
+    }
+
+    deinit {
+        munmap(memory, byteCount)
+        _ = drmModeRmFB(fd, framebufferID)
+        _ = marquee_drm_destroy_dumb(fd, handle)
+    }
+
+    var surface: ScanoutSurface {
+        ScanoutSurface(base: memory, bytesPerRow: pitch, width: width, height: height, format: .xrgb8888)
+    }
+
+    /// Fills the buffer with one colour (the first frame before anything is rendered).
+    func fill(_ pixel: UInt32) {
+        for y in 0..<height {
+            let row = (memory + y * pitch).assumingMemoryBound(to: UInt32.self)
+            row.update(repeating: pixel, count: width)
+        }
+    }
+}

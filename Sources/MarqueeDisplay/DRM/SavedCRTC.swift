@@ -1,0 +1,56 @@
+import CDRM
+
+/// What a CRTC showed before Marquee took it (framebuffer, position, mode and the connectors it
+/// drove), put back at exit so that the console or the program before comes back as it was.
+struct SavedCRTC {
+    let crtcID: UInt32
+    let framebufferID: UInt32
+    let x: UInt32
+    let y: UInt32
+    let mode: drmModeModeInfo?
+    let connectorIDs: [UInt32]
+
+    init(device: DRMDevice, crtcID: UInt32, resources: DRMResources) {
+        self.crtcID = crtcID
+        if let crtc = drmModeGetCrtc(device.fd, crtcID) {
+            framebufferID = crtc.pointee.buffer_id
+            x = crtc.pointee.x
+            y = crtc.pointee.y
+            mode = crtc.pointee.mode_valid != 0 ? crtc.pointee.mode : nil
+            drmModeFreeCrtc(crtc)
+        } else {
+            framebufferID = 0
+            x = 0
+            y = 0
+            mode = nil
+        }
+        connectorIDs = resources.connectors.compactMap { connector in
+            guard connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(device.fd, connector.currentEncoderID)
+            else { return nil }
+            defer { drmModeFreeEncoder(encoder) }
+            return encoder.pointee.crtc_id == crtcID ? connector.id : nil
+        }
+    }
+
+    var description: String {
+        guard let mode else { return "CRTC \(crtcID) off" }
+        return "CRTC \(crtcID): framebuffer \(framebufferID), \(DisplayMode(mode).description), connectors \(connectorIDs)"
+    }
+
+    /// Puts the CRTC back (legacy `drmModeSetCrtc`, which every driver takes, atomic or not).
+    /// Returns 0 or the errno.
+    func restore(on device: DRMDevice) -> Int32 {
+        var connectors = connectorIDs
+        var mode = self.mode
+        let result: Int32
+        if var mode, framebufferID != 0 {
+            result = drmModeSetCrtc(device.fd, crtcID, framebufferID, x, y, &connectors, Int32(connectors.count), &mode)
+        } else {
+            result = drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil)
+        }
+        mode = nil
+        return result == 0 ? 0 : errno
+    }
+}
+
+import Glibc

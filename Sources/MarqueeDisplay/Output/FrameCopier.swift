@@ -1,0 +1,108 @@
+import Glibc
+import MarqueeCore
+
+/// Copies a rendered (logical) frame into scan-out memory, turning it by `--rotate` and converting
+/// it to the panel's format on the way. Only the given logical rows are copied: scan-out memory is
+/// often write-combined (DRM dumb buffers) or sent over a slow bus (fbtft's deferred I/O), so
+/// every byte not written counts. The source is only read, the destination only written.
+enum FrameCopier {
+    /// Side of the square tiles a quarter turn is copied in: a tile's reads (down a column of the
+    /// frame) and writes (along a panel row) then stay within a few dozen cache lines.
+    static let tile = 32
+
+    static func copy(_ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation) {
+        let panel = rotation.panelSize(ofLogical: frame.size)
+        precondition(
+            surface.width == panel.width && surface.height == panel.height,
+            "FrameCopier: a \(frame.width)x\(frame.height) frame turned \(rotation.rawValue)° does not fit \(surface.width)x\(surface.height)"
+        )
+        let rows = rows.clamped(to: 0..<frame.height)
+        guard !rows.isEmpty else { return }
+        switch surface.format {
+        case .xrgb8888: copy(frame, rows: rows, to: surface, rotation: rotation, as: XRGB8888Encoding.self)
+        case .xbgr8888: copy(frame, rows: rows, to: surface, rotation: rotation, as: XBGR8888Encoding.self)
+        case .rgb565: copy(frame, rows: rows, to: surface, rotation: rotation, as: RGB565Encoding.self)
+        case .bgr565: copy(frame, rows: rows, to: surface, rotation: rotation, as: BGR565Encoding.self)
+        }
+    }
+
+    private static func copy<Encoding: PixelEncoding>(
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, as _: Encoding.Type
+    ) {
+        let source = UnsafePointer(frame.baseAddress)
+        let sourceStride = frame.stride
+        let width = surface.width, height = surface.height
+        func panelRow(_ y: Int) -> UnsafeMutablePointer<Encoding.Word> {
+            (surface.base + y * surface.bytesPerRow).assumingMemoryBound(to: Encoding.Word.self)
+        }
+        switch rotation {
+        case .none:
+            for y in rows {
+                let from = source + y * sourceStride
+                let to = panelRow(y)
+                if Encoding.self == XRGB8888Encoding.self {
+                    memcpy(to, from, width * 4)
+                } else {
+                    for x in 0..<width { to[x] = Encoding.encode(from[x]) }
+                }
+            }
+        case .half:
+            for y in rows {
+                let from = source + y * sourceStride
+                let to = panelRow(height - 1 - y)
+                for x in 0..<width { to[width - 1 - x] = Encoding.encode(from[x]) }
+            }
+        case .quarter:
+            // Frame (x, y) lands on panel (width - 1 - y, x): frame rows become panel columns.
+            let columns = (width - rows.upperBound)..<(width - rows.lowerBound)
+            copyTiles(rows: 0..<height, columns: columns) { panelY, panelX in
+                let to = panelRow(panelY)
+                for x in panelX { to[x] = Encoding.encode(source[(width - 1 - x) * sourceStride + panelY]) }
+            }
+        case .threeQuarters:
+            // Frame (x, y) lands on panel (y, height - 1 - x).
+            copyTiles(rows: 0..<height, columns: rows) { panelY, panelX in
+                let to = panelRow(panelY)
+                let frameX = height - 1 - panelY
+                for x in panelX { to[x] = Encoding.encode(source[x * sourceStride + frameX]) }
+            }
+        }
+    }
+
+    /// Visits `rows` × `columns` of the panel tile by tile, one panel row segment at a time.
+    @inline(__always)
+    private static func copyTiles(rows: Range<Int>, columns: Range<Int>, _ segment: (Int, Range<Int>) -> Void) {
+        var top = rows.lowerBound
+        while top < rows.upperBound {
+            let bottom = min(top + tile, rows.upperBound)
+            var left = columns.lowerBound
+            while left < columns.upperBound {
+                let right = min(left + tile, columns.upperBound)
+                for y in top..<bottom { segment(y, left..<right) }
+                left = right
+            }
+            top = bottom
+        }
+    }
+
+    /// Reads scan-out memory back as the panel shows it (for snapshots of an fbdev panel).
+    static func read(_ surface: ScanoutSurface) -> PixelBuffer {
+        switch surface.format {
+        case .xrgb8888: read(surface, as: XRGB8888Encoding.self)
+        case .xbgr8888: read(surface, as: XBGR8888Encoding.self)
+        case .rgb565: read(surface, as: RGB565Encoding.self)
+        case .bgr565: read(surface, as: BGR565Encoding.self)
+        }
+    }
+
+    private static func read<Encoding: PixelEncoding>(_ surface: ScanoutSurface, as _: Encoding.Type) -> PixelBuffer {
+        let image = PixelBuffer(width: surface.width, height: surface.height)
+        image.withPixels { pixels in
+            for y in 0..<surface.height {
+                let row = UnsafePointer((surface.base + y * surface.bytesPerRow).assumingMemoryBound(to: Encoding.Word.self))
+                for x in 0..<surface.width { pixels[y * image.stride + x] = Encoding.decode(row[x]) }
+            }
+        }
+        return image
+    }
+}

@@ -1,0 +1,39 @@
+/// How one XRGB8888 pixel is stored in a scan-out format, and read back for snapshots. The copy
+/// loops are generic over this, so each format gets its own specialized loop.
+protocol PixelEncoding {
+    associatedtype Word: FixedWidthInteger
+    static func encode(_ xrgb: UInt32) -> Word
+    static func decode(_ word: Word) -> UInt32
+}
+
+enum XRGB8888Encoding: PixelEncoding {
+    static func encode(_ xrgb: UInt32) -> UInt32 { xrgb }
+    static func decode(_ word: UInt32) -> UInt32 { word | 0xFF00_0000 }
+}
+
+enum XBGR8888Encoding: PixelEncoding {
+    static func encode(_ xrgb: UInt32) -> UInt32 {
+        (xrgb & 0xFF00_FF00) | ((xrgb >> 16) & 0xFF) | ((xrgb & 0xFF) << 16)
+    }
+    static func decode(_ word: UInt32) -> UInt32 { encode(word) | 0xFF00_0000 }
+}
+
+/// Truncates to 5-6-5 bits. Ordered dithering would hide banding in slow gradients; cards are flat
+/// colours, so it is left out (docs/architecture.md).
+enum RGB565Encoding: PixelEncoding {
+    static func encode(_ xrgb: UInt32) -> UInt16 {
+        UInt16(truncatingIfNeeded: ((xrgb >> 8) & 0xF800) | ((xrgb >> 5) & 0x07E0) | ((xrgb >> 3) & 0x001F))
+    }
+    static func decode(_ word: UInt16) -> UInt32 {
+        let value = UInt32(word)
+        let red = value >> 11, green = (value >> 5) & 0x3F, blue = value & 0x1F
+        // Spread the top bits into the low ones so that full intensity reads back as 255.
+        let red8 = (red << 3) | (red >> 2), green8 = (green << 2) | (green >> 4), blue8 = (blue << 3) | (blue >> 2)
+        return 0xFF00_0000 | (red8 << 16) | (green8 << 8) | blue8
+    }
+}
+
+enum BGR565Encoding: PixelEncoding {
+    static func encode(_ xrgb: UInt32) -> UInt16 { RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb)) }
+    static func decode(_ word: UInt16) -> UInt32 { XBGR8888Encoding.decode(RGB565Encoding.decode(word)) }
+}

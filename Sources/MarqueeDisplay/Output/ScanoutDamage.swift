@@ -1,0 +1,92 @@
+import MarqueeCore
+
+/// Remembers which frame each scan-out buffer holds, row by row, so that only the rows that differ
+/// are copied into it. Each row of the rendered frame is reduced to a 64-bit hash; a buffer's
+/// row is rewritten when its hash differs from the hash of what was last copied there.
+///
+/// Hashing reads the frame once (cheap: it is in cached memory, just rendered); it saves writes to
+/// scan-out memory, which is write-combined or behind a slow bus. A hash collision would leave one
+/// stale row until that row changes again; with 64-bit hashes that is not a practical concern.
+final class ScanoutDamage {
+    private var frameHashes: [UInt64]
+    /// Per buffer: the hashes of the rows it holds, or nil when unknown (copy everything).
+    private var held: [[UInt64]?]
+
+    init(rows: Int, buffers: Int) {
+        frameHashes = [UInt64](repeating: 0, count: rows)
+        held = [[UInt64]?](repeating: nil, count: buffers)
+    }
+
+    /// Hashes every row of the frame just rendered.
+    func measure(_ frame: PixelBuffer) {
+        precondition(frame.height == frameHashes.count, "ScanoutDamage: frame height changed")
+        let base = UnsafeRawPointer(frame.baseAddress)
+        for y in 0..<frame.height {
+            frameHashes[y] = Self.hash(base + y * frame.stride * 4, pixels: frame.width)
+        }
+    }
+
+    /// The runs of frame rows that buffer `index` lacks.
+    func changedRows(inBuffer index: Int) -> [Range<Int>] {
+        guard let old = held[index] else { return [0..<frameHashes.count] }
+        var runs: [Range<Int>] = []
+        var start: Int?
+        for y in 0..<frameHashes.count {
+            if frameHashes[y] != old[y] {
+                if start == nil { start = y }
+            } else if let first = start {
+                runs.append(first..<y)
+                start = nil
+            }
+        }
+        if let first = start { runs.append(first..<frameHashes.count) }
+        return runs
+    }
+
+    /// Copies the rows of `frame` (just measured) that buffer `index` lacks into `surface`, turned
+    /// by `rotation`, and records that the buffer now holds the frame.
+    func copyChangedRows(of frame: PixelBuffer, into surface: ScanoutSurface, buffer index: Int, rotation: Rotation) {
+        let runs = changedRows(inBuffer: index)
+        if rotation.swapsAxes {
+            // Frame rows are panel columns: one band covering every changed row.
+            if let first = runs.first, let last = runs.last {
+                FrameCopier.copy(frame, rows: first.lowerBound..<last.upperBound, to: surface, rotation: rotation)
+            }
+        } else {
+            for run in runs { FrameCopier.copy(frame, rows: run, to: surface, rotation: rotation) }
+        }
+        recordCopy(toBuffer: index)
+    }
+
+    /// Buffer `index` now holds the frame last measured.
+    func recordCopy(toBuffer index: Int) { held[index] = frameHashes }
+
+    /// Buffer `index` holds something else (cleared, or written by someone else).
+    func forget(buffer index: Int) { held[index] = nil }
+
+    /// Four independent multiply-xor lanes over the row's 64-bit words, so the multiplies overlap.
+    static func hash(_ row: UnsafeRawPointer, pixels: Int) -> UInt64 {
+        let prime: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
+        let words = row.assumingMemoryBound(to: UInt64.self)
+        let wordCount = pixels / 2
+        var index = 0
+        while index + 4 <= wordCount {
+            lanes.0 = (lanes.0 ^ words[index]) &* prime
+            lanes.1 = (lanes.1 ^ words[index + 1]) &* prime
+            lanes.2 = (lanes.2 ^ words[index + 2]) &* prime
+            lanes.3 = (lanes.3 ^ words[index + 3]) &* prime
+            index += 4
+        }
+        while index < wordCount {
+            lanes.0 = (lanes.0 ^ words[index]) &* prime
+            index += 1
+        }
+        if pixels % 2 == 1 {
+            lanes.1 = (lanes.1 ^ UInt64(row.load(fromByteOffset: (pixels - 1) * 4, as: UInt32.self))) &* prime
+        }
+        var result = lanes.0 ^ (lanes.1 &* 31) ^ (lanes.2 &* 961) ^ (lanes.3 &* 29791)
+        result ^= result >> 29
+        return result
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+import MarqueeDisplay
+
+/// Opens the backend `--backend` names; `auto` tries DRM, then fbdev, then software (SPEC §7),
+/// saying on stderr why each one before the chosen was passed over.
+enum BackendChoice {
+    static func open(_ options: RunOptions) throws(RuntimeError) -> DisplayBackend {
+        switch options.backend {
+        case .software:
+            return software(options)
+        case .drm:
+            do { return try DRMBackend(options: drmOptions(options), log: Log.info) } catch {
+                throw RuntimeError(error.message)
+            }
+        case .fbdev:
+            do { return try fbdev(options, path: options.devicePath ?? "/dev/fb0") } catch {
+                throw RuntimeError(error.message)
+            }
+        case .auto:
+            return automatic(options)
+        }
+    }
+
+    private static func automatic(_ options: RunOptions) -> DisplayBackend {
+        let framebufferNamed = options.devicePath.map { $0.contains("/fb") } ?? false
+        if !framebufferNamed {
+            do {
+                let backend = try DRMBackend(options: drmOptions(options), log: Log.info)
+                Log.info("backend auto: using drm")
+                return backend
+            } catch {
+                Log.info("backend auto: not drm: \(error.message)")
+            }
+        }
+        let framebuffer = framebufferNamed ? options.devicePath! : "/dev/fb0"
+        if access(framebuffer, F_OK) == 0 {
+            do {
+                let backend = try fbdev(options, path: framebuffer)
+                Log.info("backend auto: using fbdev")
+                return backend
+            } catch {
+                Log.info("backend auto: not fbdev: \(error.message)")
+            }
+        } else {
+            Log.info("backend auto: not fbdev: there is no \(framebuffer)")
+        }
+        Log.info(
+            "backend auto: using software (\(options.size), \(Session.format(options.refreshRate)) Hz, in memory)")
+        return software(options)
+    }
+
+    private static func software(_ options: RunOptions) -> DisplayBackend {
+        SoftwareBackend(
+            size: options.size, refreshRate: options.refreshRate, realtime: options.realtime,
+            maximumFramesPerSecond: options.maximumFramesPerSecond, rotation: options.rotation)
+    }
+
+    private static func fbdev(_ options: RunOptions, path: String) throws(DisplayError) -> DisplayBackend {
+        try FbdevBackend(
+            devicePath: path, rotation: options.rotation, maximumFramesPerSecond: options.maximumFramesPerSecond,
+            log: Log.info)
+    }
+
+    private static func drmOptions(_ options: RunOptions) -> DRMOptions {
+        var drm = DRMOptions()
+        drm.devicePath = options.devicePath
+        drm.connector = options.connector
+        drm.mode = options.mode
+        drm.rotation = options.rotation
+        drm.forceLegacy = options.forceLegacyModesetting
+        drm.maximumFramesPerSecond = options.maximumFramesPerSecond
+        drm.writebackSnapshots = options.writebackSnapshots
+        return drm
+    }
+}
