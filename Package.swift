@@ -43,6 +43,7 @@ let package = Package(
             name: "marquee",
             dependencies: [
                 "MarqueeRuntime",
+                "MarqueeRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +56,7 @@ let package = Package(
             name: "MarqueeRenderTests", dependencies: ["MarqueeRender", "MarqueeTestSupport"],
             exclude: ["Goldens"]  // reference PNGs, read by path at test time
         ),
+        .testTarget(name: "MarqueeDisplayTests", dependencies: ["MarqueeDisplay"]),
         .testTarget(name: "MarqueeProtocolTests", dependencies: ["MarqueeProtocol", "MarqueeTestSupport"]),
         .testTarget(
             name: "MarqueeRuntimeTests", dependencies: ["MarqueeRuntime", "MarqueeRender", "MarqueeTestSupport"]),

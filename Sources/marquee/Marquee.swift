@@ -15,9 +15,10 @@ struct Marquee: ParsableCommand {
               marquee run --control-socket /tmp/m.sock  also take commands from a socket
               marquee send --socket /tmp/m.sock 'scroll-to end'
               marquee check-deck board.json             validate a deck file
+              marquee compare golden.png now.png        compare two snapshots
               marquee bench --json                      measure the frame path
             """,
-        subcommands: [Run.self, Send.self, CheckDeck.self, Bench.self],
+        subcommands: [Run.self, Send.self, CheckDeck.self, Compare.self, Bench.self],
         defaultSubcommand: Run.self
     )
 }

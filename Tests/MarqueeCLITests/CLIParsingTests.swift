@@ -78,11 +78,58 @@ final class CLIParsingTests: XCTestCase {
         XCTAssertEqual(run.options.restrictPaths, "/srv")
     }
 
+    func testDisplayOptions() throws {
+        let run = try XCTUnwrap(
+            Marquee.parseAsRoot([
+                "run", "--backend", "drm", "--device", "/dev/dri/card1", "--connector", "HDMI-A-2", "--mode",
+                "1920x1080@59.94", "--rotate", "270", "--no-atomic",
+            ]) as? Run)
+        let options = run.options
+        XCTAssertEqual(options.devicePath, "/dev/dri/card1")
+        XCTAssertEqual(options.connector, "HDMI-A-2")
+        XCTAssertEqual(options.mode, ModeRequest(width: 1920, height: 1080, refresh: 59.94))
+        XCTAssertEqual(options.rotation, .threeQuarters)
+        XCTAssertTrue(options.forceLegacyModesetting)
+        let defaults = try XCTUnwrap(Marquee.parseAsRoot(["run"]) as? Run).options
+        XCTAssertEqual(defaults.rotation, .none)
+        XCTAssertNil(defaults.mode)
+        XCTAssertFalse(defaults.forceLegacyModesetting)
+        // The rotation applies to the software backend too.
+        XCTAssertEqual(
+            try XCTUnwrap(Marquee.parseAsRoot(["run", "--backend", "software", "--rotate", "90"]) as? Run).options
+                .rotation, .quarter)
+    }
+
+    func testDisplayOptionsThatCannotApplyAreRefused() {
+        let cases: [([String], String)] = [
+            (["run", "--rotate", "45"], "--rotate must be 0, 90, 180 or 270"),
+            (["run", "--mode", "1920"], "--mode must be WxH or WxH@HZ"),
+            (["run", "--mode", "1920x1080@0"], "--mode must be WxH or WxH@HZ"),
+            (["run", "--backend", "software", "--mode", "800x600"], "--mode is for the DRM backend"),
+            (["run", "--backend", "fbdev", "--connector", "HDMI-A-1"], "--connector is for the DRM backend"),
+            (["run", "--backend", "software", "--no-atomic"], "--no-atomic is for the DRM backend"),
+            (["run", "--backend", "software", "--device", "/dev/fb0"], "the software backend draws into memory"),
+        ]
+        for (arguments, expected) in cases {
+            let message = Marquee.message(for: catchError { try Marquee.parseAsRoot(arguments) })
+            XCTAssertTrue(message.contains(expected), "\(arguments): \(message)")
+        }
+    }
+
+    func testCompareOptions() throws {
+        let compare = try XCTUnwrap(
+            Marquee.parseAsRoot(["compare", "a.png", "b.png", "--tolerance", "8", "--max-differing", "0.2"]) as? Compare)
+        XCTAssertEqual(compare.expected, "a.png")
+        XCTAssertEqual(compare.tolerance, 8)
+        XCTAssertEqual(compare.maxDiffering, 0.2)
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["compare", "a.png", "b.png", "--tolerance", "300"]))
+    }
+
     func testHelpNamesEveryOption() {
         let help = Marquee.helpMessage(for: Run.self)
         for option in [
             "--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace",
-            "--exit-on-eof",
+            "--exit-on-eof", "--device", "--connector", "--mode", "--rotate", "--no-atomic",
         ] {
             XCTAssertTrue(help.contains(option), option)
         }

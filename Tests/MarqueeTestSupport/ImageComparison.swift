@@ -36,31 +36,16 @@ public struct ImageComparison {
             try PNGFile.write(frame, to: errorPath)
             return Outcome(matches: false, mismatchedPixels: total, totalPixels: total, errorImagePath: errorPath)
         }
-        let marked = PixelBuffer(width: frame.width, height: frame.height)
-        marked.copy(from: frame)
-        var mismatched = 0
-        for y in 0..<frame.height {
-            for x in 0..<frame.width where !close(frame.pixel(x: x, y: y), reference.pixel(x: x, y: y)) {
-                mismatched += 1
-                marked.withPixels { $0[y * marked.stride + x] = 0xFFFF_00FF }
-            }
-        }
+        let (difference, marked) = ImageDifference.measure(
+            frame, against: reference, tolerance: channelTolerance, marking: true)
+        let mismatched = difference.mismatchedPixels
         let matches = Double(mismatched) <= allowedMismatchFraction * Double(total)
         var errorPath: String?
         if !matches {
             errorPath = errorImagePath(for: path)
-            try PNGFile.write(marked, to: errorPath!)
+            try PNGFile.write(marked!, to: errorPath!)
         }
         return Outcome(matches: matches, mismatchedPixels: mismatched, totalPixels: total, errorImagePath: errorPath)
-    }
-
-    static func close(_ a: UInt32, _ b: UInt32) -> Bool {
-        for shift: UInt32 in [0, 8, 16] {
-            let left = (a >> shift) & 0xFF
-            let right = (b >> shift) & 0xFF
-            if (left > right ? left - right : right - left) > channelTolerance { return false }
-        }
-        return true
     }
 
     static func errorImagePath(for path: String) -> String {

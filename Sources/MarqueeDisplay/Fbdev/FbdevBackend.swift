@@ -33,7 +33,8 @@ public final class FbdevBackend: DisplayBackend {
         damage = ScanoutDamage(rows: size.height, buffers: device.pageCount)
         if device.pageCount == 2 { try device.pan(to: 0) }
         console = ConsoleGraphicsMode(log: log)
-        let rate = (refresh * 100).rounded() / 100
+        let hundredths = (refresh * 100).rounded() / 100
+        let rate = hundredths == hundredths.rounded() ? String(Int(hundredths)) : String(hundredths)
         let timing =
             link.usesVsyncIoctl
             ? "vsync from FBIO_WAITFORVSYNC"

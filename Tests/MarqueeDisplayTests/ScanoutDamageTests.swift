@@ -1,0 +1,47 @@
+import MarqueeCore
+import XCTest
+
+@testable import MarqueeDisplay
+
+/// Which rows each scan-out buffer is sent: everything at first, then only what differs from the
+/// frame that buffer holds (two buffers hold different frames).
+final class ScanoutDamageTests: XCTestCase {
+    func testEachBufferIsSentTheRowsItLacks() {
+        let frame = PixelBuffer(width: 7, height: 6)
+        let damage = ScanoutDamage(rows: 6, buffers: 2)
+        damage.measure(frame)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [0..<6], "a buffer never written gets every row")
+        damage.recordCopy(toBuffer: 0)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [])
+
+        frame.withPixels { $0[2 * 7 + 6] = 0xFF12_3456; $0[3 * 7] = 0xFF00_0001; $0[5 * 7 + 3] = 0xFF00_0002 }
+        damage.measure(frame)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [2..<4, 5..<6])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [0..<6])
+        damage.recordCopy(toBuffer: 1)
+
+        // Back to the first picture: buffer 0 already holds it, buffer 1 lacks rows 2, 3 and 5.
+        frame.withPixels { $0.update(repeating: 0xFF00_0000) }
+        damage.measure(frame)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [2..<4, 5..<6])
+        damage.forget(buffer: 0)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [0..<6])
+    }
+
+    func testEveryPixelOfARowCounts() {
+        // Odd widths leave a last pixel outside the 64-bit words.
+        for width in [1, 2, 7, 8, 9, 33] {
+            let frame = PixelBuffer(width: width, height: 1)
+            let damage = ScanoutDamage(rows: 1, buffers: 1)
+            damage.measure(frame)
+            damage.recordCopy(toBuffer: 0)
+            for x in 0..<width {
+                frame.withPixels { $0[x] = 0xFF00_0100 }
+                damage.measure(frame)
+                XCTAssertEqual(damage.changedRows(inBuffer: 0), [0..<1], "width \(width), pixel \(x)")
+                frame.withPixels { $0[x] = 0xFF00_0000 }
+            }
+        }
+    }
+}

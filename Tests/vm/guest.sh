@@ -1,0 +1,162 @@
+#!/bin/sh
+# The VM tests, run by /init inside the QEMU guest (busybox sh). Each test prints one line,
+# "PASS name: details" or "FAIL name: why"; the host counts them. Artifacts (traces, logs,
+# snapshots) go to /out, which the host unpacks into .build/vm/results.
+M=/marquee/marquee
+OUT=/out
+CARD=/dev/dri/card0
+mkdir -p $OUT
+
+pass() { echo "PASS $1: $2"; }
+fail() { echo "FAIL $1: $2"; }
+# The log lines of a run, for the console (indented, so they are not taken for results).
+show() { sed 's/^/    /' "$1"; }
+
+software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
+    printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
+}
+
+# --- DRM: atomic and legacy -------------------------------------------------------------------
+drm_tests() { # MODE (atomic|legacy)
+    mode=$1
+    if [ "$mode" = legacy ]; then export MARQUEE_DRM_NO_ATOMIC=1; else unset MARQUEE_DRM_NO_ATOMIC; fi
+
+    # A scripted scroll, traced: timestamps on vkms's vblanks, offsets on the curve at each target.
+    # 640x480 (59.94 Hz): under TCG the guest CPU is several times slower than a board's, and at
+    # 1024x768 the busiest frames of the scroll come close to a whole period there.
+    name=drm-$mode-trace
+    printf 'wait 0.5\nscroll-to 40 duration=2\nwait idle\nquit\n' |
+        $M run --backend drm --mode 640x480 --trace $OUT/$name.jsonl >$OUT/$name.out 2>$OUT/$name.log
+    rc=$?
+    show $OUT/$name.log
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+    elif ! grep -q "$mode modesetting" $OUT/$name.log; then fail $name "the log does not say $mode modesetting"
+    elif summary=$(awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1 -f /tests/check-trace.awk $OUT/$name.jsonl); then
+        pass $name "$summary"
+    else fail $name "$summary"; fi
+
+    # What vkms scanned out (read back through its writeback connector) against the software
+    # backend's rendering of the same deck at the same offset.
+    for rotate in 0 90; do
+        name=drm-$mode-writeback-rotate$rotate
+        script='scroll-to 7 duration=0.3\nwait idle\nsnapshot /out/'$name'.png\nquit\n'
+        printf "$script" | MARQUEE_SNAPSHOT_WRITEBACK=1 $M run --backend drm --rotate $rotate \
+            >$OUT/$name.out 2>$OUT/$name.log
+        rc=$?
+        show $OUT/$name.log
+        software_snapshot software-rotate$rotate 1024x768 \
+            'scroll-to 7 duration=0.3\nwait idle\nsnapshot /out/software-rotate'$rotate'.png\n' $rotate
+        if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+        elif ! grep -q 'writeback snapshots: through connector' $OUT/$name.log ||
+            grep -q "using Marquee's copy" $OUT/$name.log; then fail $name "the snapshot did not come from the writeback connector"
+        elif result=$($M compare $OUT/software-rotate$rotate.png $OUT/$name.png --diff $OUT/${name}_err.png); then
+            pass $name "$result"
+        else fail $name "$result"; fi
+    done
+
+    # SIGTERM in the middle of an animation puts back the CRTC found at start (mode and fb).
+    name=drm-$mode-sigterm-restores
+    rm -f /tmp/checked
+    /tests/vmhelper hold $CARD 800x600 /tmp/checked >$OUT/$name.helper 2>&1 &
+    helper=$!
+    sleep 1
+    (printf 'scroll-to end duration=30\n'; sleep 30) | $M run --backend drm >/dev/null 2>$OUT/$name.log &
+    marquee=$!
+    sleep 3
+    kill -TERM $marquee
+    wait $marquee
+    rc=$?
+    touch /tmp/checked
+    wait $helper
+    helper_rc=$?
+    show $OUT/$name.log
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc after SIGTERM"
+    elif [ $helper_rc -ne 0 ]; then fail $name "$(tail -n 1 $OUT/$name.helper)"
+    else pass $name "$(tail -n 1 $OUT/$name.helper)"; fi
+
+    # A second instance while the first holds master fails clearly; the first keeps running.
+    name=drm-$mode-second-instance
+    mkfifo /tmp/first.in
+    $M run --backend drm --exit-on-eof </tmp/first.in >$OUT/$name.first.out 2>$OUT/$name.first.log &
+    first=$!
+    exec 7>/tmp/first.in
+    echo 'scroll-to 20 duration=1' >&7
+    sleep 2
+    $M run --backend drm </dev/null >/dev/null 2>$OUT/$name.log
+    rc=$?
+    show $OUT/$name.log
+    echo 'scroll-to 0 duration=0.2' >&7
+    echo 'wait idle' >&7
+    exec 7>&-
+    wait $first
+    first_rc=$?
+    rm -f /tmp/first.in
+    replies=$(grep -c '"ok":true' $OUT/$name.first.out)
+    if [ $rc -ne 1 ]; then fail $name "the second instance exited $rc, not 1"
+    elif ! grep -q 'is in use: another program is its DRM master' $OUT/$name.log; then fail $name "no clear error: $(cat $OUT/$name.log)"
+    elif [ $first_rc -ne 0 ] || [ "$replies" -ne 3 ]; then fail $name "the first instance exited $first_rc with $replies of 3 replies"
+    else pass $name "second: $(tail -n 1 $OUT/$name.log | cut -c1-120)…; first answered all 3 commands and exited 0"; fi
+}
+
+drm_tests atomic
+drm_tests legacy
+unset MARQUEE_DRM_NO_ATOMIC
+
+# --- errors a new user meets ----------------------------------------------------------------------
+expect_error() { # NAME TEXT ARGS...
+    name=$1; text=$2; shift 2
+    $M run "$@" </dev/null >/dev/null 2>$OUT/$name.log
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q "$text" $OUT/$name.log; then pass $name "$(grep -m1 "$text" $OUT/$name.log)"
+    else fail $name "exit $rc: $(cat $OUT/$name.log)"; fi
+}
+expect_error error-mode "does not offer the mode 1234x567; it offers: 1024x768@60 (preferred)" --backend drm --mode 1234x567
+expect_error error-connector "has no connector HDMI-A-1; its connectors: Virtual-1 (connected)" --backend drm --connector HDMI-A-1
+chmod 0660 $CARD; chgrp video $CARD
+su kiosk -s /bin/sh -c "$M run --backend drm </dev/null" >/dev/null 2>$OUT/error-permission.log
+if grep -q "permission denied. It belongs to group 'video'" $OUT/error-permission.log; then
+    pass error-permission "$(cat $OUT/error-permission.log)"
+else fail error-permission "$(cat $OUT/error-permission.log)"; fi
+chmod 0666 $CARD
+
+# --- auto ----------------------------------------------------------------------------------------
+name=auto-picks-drm
+$M run --exit-on-eof </dev/null >/dev/null 2>$OUT/$name.log
+if grep -q 'backend auto: using drm' $OUT/$name.log; then pass $name "$(grep 'backend auto' $OUT/$name.log)"
+else fail $name "$(cat $OUT/$name.log)"; fi
+
+# --- fbdev ---------------------------------------------------------------------------------------
+fbdev_test() { # NAME DEVICE SIZE ROTATE TOLERANCE GRID ALLOWED_SKIPS EXPECTED_LOG
+    name=$1; device=$2; size=$3; rotate=$4; tolerance=$5; grid=$6; skips=$7; expected=$8
+    printf 'wait 0.5\nscroll-to 40 duration=1\nwait idle\nsnapshot /out/'$name'.png\nquit\n' |
+        $M run --backend fbdev --device $device --rotate $rotate --trace $OUT/$name.jsonl >$OUT/$name.out 2>$OUT/$name.log
+    rc=$?
+    show $OUT/$name.log
+    software_snapshot $name-software $size \
+        'scroll-to 40 duration=1\nwait idle\nsnapshot /out/'$name'-software.png\n' $rotate
+    # The panel size is the software --size turned back.
+    timing=$(awk -v duration=1 -v grid=$grid -v allowed_skips=$skips -f /tests/check-trace.awk $OUT/$name.jsonl)
+    timing_ok=$?
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+    elif ! grep -q "$expected" $OUT/$name.log; then fail $name "the log does not say '$expected'"
+    elif ! result=$($M compare $OUT/$name-software.png $OUT/$name.png --tolerance $tolerance --diff $OUT/${name}_err.png); then
+        fail $name "$result"
+    elif [ $timing_ok -ne 0 ]; then fail $name "timing: $timing"
+    else pass $name "$result; $timing"; fi
+}
+# FBIO_WAITFORVSYNC says when a vsync passed, not its exact time: the times it gives are those at
+# which the ioctl returned, so they sit on the vblank grid only to within a few milliseconds.
+# The DRM fbdev emulation copies every frame once more inside the guest kernel, which under TCG
+# makes some frames miss their vsync; no vsync may draw two frames.
+fbdev_test fbdev-vkms-32bpp /dev/fb0 1024x768 0 0 0.006 0.3 'XRGB8888, .*, vsync from FBIO_WAITFORVSYNC'
+modprobe_vfb() { insmod /lib/modules/vfb.ko vfb_enable=1 videomemorysize=4194304; }
+modprobe_vfb
+/tests/vmhelper fbmode /dev/fb1 640 480 960 16 20000 | sed 's/^/    /'
+# vfb stores red in the low bits (BGR565, XBGR8888) and has no vsync: the timer paces frames, at
+# the rate of its pixel clock and margins or, with pixclock 0, at 60 Hz. Under TCG the guest runs
+# several times slower than a board would, and the 16-bit conversion and the quarter-turn copy cost
+# more than a plain copy, so frames may miss ticks (the animation then jumps ahead, on its curve);
+# the checks that matter here are the tick grid, no tick drawn twice and the offsets on the curve.
+fbdev_test fbdev-vfb-16bpp /dev/fb1 640x480 0 8 0.0002 0.6 'BGR565, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 110.07 Hz'
+/tests/vmhelper fbmode /dev/fb1 480 640 1280 32 0 | sed 's/^/    /'
+fbdev_test fbdev-vfb-32bpp-rotate270 /dev/fb1 480x640 270 0 0.0002 0.6 'XBGR8888, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 60 Hz (the driver gives no timings)'
