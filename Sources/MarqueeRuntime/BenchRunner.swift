@@ -12,6 +12,9 @@ public struct BenchRunner {
         public var targetCard: Int
         public var frameMilliseconds: [Double]
         public var frameCopyMilliseconds: Double
+        /// With `--scanout`: per scan-out path ("rotate 90 XRGB8888"), the median milliseconds of
+        /// hashing and copying each frame of the scroll, and of a frame identical to the last.
+        public var scanout: [(name: String, scrollingMilliseconds: Double, unchangedMilliseconds: Double)] = []
 
         public var mean: Double { frameMilliseconds.reduce(0, +) / Double(frameMilliseconds.count) }
         public var p50: Double { percentile(0.5) }
@@ -39,6 +42,19 @@ public struct BenchRunner {
             json.member("p99_ms", Self.rounded(p99))
             json.member("frame_copy_ms", Self.rounded(frameCopyMilliseconds))
             json.member("p50_over_copy", Self.rounded(p50 / frameCopyMilliseconds))
+            if !scanout.isEmpty {
+                json.key("scanout")
+                json.beginArray()
+                for path in scanout {
+                    json.beginObject()
+                    json.member("path", path.name)
+                    json.member("p50_ms", Self.rounded(path.scrollingMilliseconds))
+                    json.member("p50_over_copy", Self.rounded(path.scrollingMilliseconds / frameCopyMilliseconds))
+                    json.member("unchanged_ms", Self.rounded(path.unchangedMilliseconds))
+                    json.endObject()
+                }
+                json.endArray()
+            }
             json.endObject()
             return json.string
         }
@@ -52,6 +68,9 @@ public struct BenchRunner {
             frame copy     \(Self.rounded(frameCopyMilliseconds)) ms (memcpy of one frame, same run)
             p50 / copy     \(Self.rounded(p50 / frameCopyMilliseconds))
             """
+                + scanout.map { path in
+                    "\nscan-out \(path.name): p50 \(Self.rounded(path.scrollingMilliseconds)) ms (\(Self.rounded(path.scrollingMilliseconds / frameCopyMilliseconds)) × copy) while scrolling, \(Self.rounded(path.unchangedMilliseconds)) ms for an unchanged frame"
+                }.joined()
         }
 
         static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
@@ -65,7 +84,13 @@ public struct BenchRunner {
     /// Where the scroll ends; SPEC §10 scrolls to the middle card (5000 of 10,000).
     public let targetCard: Int
 
-    public init(size: PixelSize, frames: Int, cards: Int = defaultCards, targetCard: Int? = nil) {
+    /// Also time the scan-out stage of the DRM and fbdev backends for each frame.
+    public let measuresScanout: Bool
+
+    public init(
+        size: PixelSize, frames: Int, cards: Int = defaultCards, targetCard: Int? = nil, measuresScanout: Bool = false
+    ) {
+        self.measuresScanout = measuresScanout
         self.size = size
         self.frames = frames
         self.cards = cards
@@ -121,18 +146,38 @@ public struct BenchRunner {
             _ = scene.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
             do { try renderer.render(list, deck: scene.deck, into: buffer) } catch { throw RuntimeError(error.message) }
         }
+        let scanouts =
+            measuresScanout
+            ? Rotation.allCases.map { ScanoutTimer(frameSize: size, rotation: $0, format: .xrgb8888) }
+                + [ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565)]
+            : []
+        var scanoutTimes = [[Double]](repeating: [], count: scanouts.count)
+        var unchangedTimes = [[Double]](repeating: [], count: scanouts.count)
         try render(0)
+        for timer in scanouts { _ = timer.present(buffer) }
         var times: [Double] = []
         times.reserveCapacity(frames)
         for k in 1...frames {
             let start = MonotonicClock.now()
             try render(k)
             times.append((MonotonicClock.now() - start) * 1000)
+            for (index, timer) in scanouts.enumerated() {
+                scanoutTimes[index].append(timer.present(buffer))
+                // The same frame again (nothing moved): the other buffer still lacks it, so this is
+                // its copy; the third present finds nothing to copy and costs only the hashing.
+                _ = timer.present(buffer)
+                unchangedTimes[index].append(timer.present(buffer))
+            }
         }
-        return Result(
+        var result = Result(
             width: size.width, height: size.height, frames: frames, cards: cards, targetCard: targetCard,
             frameMilliseconds: times,
             frameCopyMilliseconds: Self.frameCopyMilliseconds(size))
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        result.scanout = scanouts.indices.map { index in
+            (scanouts[index].name, median(scanoutTimes[index]), median(unchangedTimes[index]))
+        }
+        return result
     }
 
     /// The median time of a memcpy of one frame, the yardstick for frame times.

@@ -31,6 +31,12 @@ struct Bench: ParsableCommand {
     )
     var scrollToCard: Int?
 
+    @Flag(
+        help:
+            "Also time the DRM and fbdev backends' scan-out stage (row hashing and the copy of changed rows, for each --rotate and for RGB565) on each frame, into ordinary memory."
+    )
+    var scanout = false
+
     @Flag(help: "Print one JSON line instead of a table.")
     var json = false
 
@@ -54,7 +60,8 @@ struct Bench: ParsableCommand {
             let result: BenchRunner.Result
             do throws(RuntimeError) {
                 result = try BenchRunner(
-                    size: PixelSize(parsing: size)!, frames: frames, cards: count, targetCard: scrollToCard
+                    size: PixelSize(parsing: size)!, frames: frames, cards: count, targetCard: scrollToCard,
+                    measuresScanout: scanout
                 ).run()
             } catch {
                 Log.error(error.message)

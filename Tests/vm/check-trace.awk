@@ -1,9 +1,10 @@
 # Checks a Marquee frame trace (one JSON object per line) from a run that scrolled from rest with
-# ease-in-out over `duration` seconds (awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1 -f check-trace.awk):
+# ease-in-out over `duration` seconds (awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1
+# [-v vblanks_per_frame=2] -f check-trace.awk):
 #  - every frame's target is its timestamp plus one refresh period;
-#  - during the scroll, consecutive timestamps are whole numbers of periods apart (vblank times), to within `grid`
-#    seconds, never 0 (no vblank drew two frames); the share of missed vblanks stays below
-#    allowed_skips;
+#  - during the scroll, consecutive timestamps are whole numbers of periods apart (vblank times),
+#    to within `grid` seconds, at least vblanks_per_frame (default 1; --max-fps raises it), never 0
+#    (no vblank drew two frames); the share of missed vblanks stays below allowed_skips;
 #  - every offset is the curve's value at that frame's target, within 0.5 px.
 # Prints one summary line; exits 1 when a check fails.
 function field(line, key,    at) {
@@ -20,6 +21,7 @@ function abs(x) { return x < 0 ? -x : x }
 END {
     if (n < 10) { print "only " n " frames"; exit 1 }
     period = target[1] - stamp[1]
+    if (vblanks_per_frame == "") vblanks_per_frame = 1
     bad_target = 0; repeated = 0; off_grid = 0; ones = 0; skipped = 0
     min = 1e9; max = 0; sum = 0
     for (i = 1; i <= n; i++) if (abs(target[i] - stamp[i] - period) > 1e-6) bad_target++
@@ -30,10 +32,10 @@ END {
     for (i = first + 1; i <= n; i++) {
         d = stamp[i] - stamp[i - 1]
         k = int(d / period + 0.5)
-        if (k < 1) repeated++
+        if (k < vblanks_per_frame) repeated++
         if (abs(d - k * period) > grid) off_grid++
-        if (k == 1) { ones++; sum += d; if (d < min) min = d; if (d > max) max = d }
-        else if (k > 1) skipped += k - 1
+        if (k == vblanks_per_frame) { ones++; sum += d; if (d < min) min = d; if (d > max) max = d }
+        else if (k > vblanks_per_frame) skipped += k - vblanks_per_frame
     }
     final = offset[n]; worst = 0; checked = 0
     for (i = first; i <= n; i++) {
@@ -44,7 +46,7 @@ END {
         checked++
     }
     intervals = n - first
-    printf "frames=%d period=%.4fms one-vblank-intervals=%d avg=%.4fms min=%.4fms max=%.4fms missed-vblanks=%d repeated=%d off-grid=%d bad-targets=%d curve-frames=%d curve-max-error=%.4fpx\n", \
-        n, period * 1000, ones, ones ? sum / ones * 1000 : 0, min * 1000, max * 1000, skipped, repeated, off_grid, bad_target, checked, worst
+    printf "frames=%d period=%.4fms vblanks-per-frame=%d intervals=%d avg=%.4fms min=%.4fms max=%.4fms missed-vblanks=%d repeated=%d off-grid=%d bad-targets=%d curve-frames=%d curve-max-error=%.4fpx\n", \
+        n, period * 1000, vblanks_per_frame, ones, ones ? sum / ones * 1000 : 0, min * 1000, max * 1000, skipped, repeated, off_grid, bad_target, checked, worst
     if (bad_target || repeated || off_grid || worst > 0.5 || skipped > allowed_skips * (intervals + skipped) || checked < 10) exit 1
 }

@@ -55,25 +55,7 @@ drm_tests() { # MODE (atomic|legacy)
     done
 
     # SIGTERM in the middle of an animation puts back the CRTC found at start (mode and fb).
-    name=drm-$mode-sigterm-restores
-    rm -f /tmp/checked
-    /tests/vmhelper hold $CARD 800x600 /tmp/checked >$OUT/$name.helper 2>&1 &
-    helper=$!
-    sleep 1
-    (printf 'scroll-to end duration=30\n'; sleep 30) | $M run --backend drm >/dev/null 2>$OUT/$name.log &
-    marquee=$!
-    sleep 3
-    kill -TERM $marquee
-    wait $marquee
-    rc=$?
-    touch /tmp/checked
-    wait $helper
-    helper_rc=$?
-    show $OUT/$name.log
-    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc after SIGTERM"
-    elif [ $helper_rc -ne 0 ]; then fail $name "$(tail -n 1 $OUT/$name.helper)"
-    else pass $name "$(tail -n 1 $OUT/$name.helper)"; fi
-
+    restore_test drm-$mode-sigterm-restores sigterm
     # A second instance while the first holds master fails clearly; the first keeps running.
     name=drm-$mode-second-instance
     mkfifo /tmp/first.in
@@ -98,9 +80,72 @@ drm_tests() { # MODE (atomic|legacy)
     else pass $name "second: $(tail -n 1 $OUT/$name.log | cut -c1-120)…; first answered all 3 commands and exited 0"; fi
 }
 
+# Every way out puts back the CRTC found at start (mode and fb): a helper sets the CRTC to a mode
+# and framebuffer of its own and lets go of DRM master; Marquee takes over (at the preferred mode)
+# and is stopped; the helper then checks what the CRTC shows.
+restore_test() { # NAME HOW (sigterm, sigint, quit or eof)
+    name=$1; how=$2
+    rm -f /tmp/checked
+    /tests/vmhelper hold $CARD 800x600 /tmp/checked >$OUT/$name.helper 2>&1 &
+    helper=$!
+    sleep 1
+    case $how in
+    sigterm | sigint)
+        (printf 'scroll-to end duration=30\n'; sleep 30) | $M run --backend drm >/dev/null 2>$OUT/$name.log &
+        marquee=$!
+        sleep 3
+        if [ $how = sigterm ]; then kill -TERM $marquee; else kill -INT $marquee; fi
+        wait $marquee ;;
+    quit)
+        (printf 'scroll-to end duration=30\n'; sleep 3; echo quit) | $M run --backend drm >/dev/null 2>$OUT/$name.log ;;
+    eof)
+        (printf 'scroll-to 5 duration=0.5\nwait idle\n'; sleep 2) | $M run --backend drm --exit-on-eof >/dev/null 2>$OUT/$name.log ;;
+    esac
+    rc=$?
+    touch /tmp/checked
+    wait $helper
+    helper_rc=$?
+    show $OUT/$name.log
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc after $how"
+    elif [ $helper_rc -ne 0 ]; then fail $name "$(tail -n 1 $OUT/$name.helper)"
+    else pass $name "$(tail -n 1 $OUT/$name.helper)"; fi
+}
+
 drm_tests atomic
 drm_tests legacy
 unset MARQUEE_DRM_NO_ATOMIC
+restore_test drm-atomic-sigint-restores sigint
+restore_test drm-atomic-quit-restores quit
+restore_test drm-atomic-eof-restores eof
+
+# --max-fps 30 on a 60 Hz mode: every frame two vblanks after the last.
+name=drm-atomic-max-fps-30
+printf 'wait 0.5\nscroll-to 40 duration=2\nwait idle\nquit\n' |
+    $M run --backend drm --mode 640x480 --max-fps 30 --trace $OUT/$name.jsonl >/dev/null 2>$OUT/$name.log
+rc=$?
+if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+elif summary=$(awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1 -v vblanks_per_frame=2 -f /tests/check-trace.awk $OUT/$name.jsonl); then
+    pass $name "$summary"
+else fail $name "$summary"; fi
+
+# Idle: once the scroll has ended, no frame is drawn and the process does not wake at all.
+name=drm-atomic-idle-sleeps
+mkfifo /tmp/idle.in
+$M run --backend drm --exit-on-eof --trace $OUT/$name.jsonl </tmp/idle.in >/dev/null 2>$OUT/$name.log &
+pid=$!
+exec 8>/tmp/idle.in
+printf 'scroll-to 5 duration=0.3\nwait idle\n' >&8
+sleep 2
+switches() { awk '/ctxt_switches/ { sum += $2 } END { print sum }' /proc/$pid/status; }
+frames_before=$(wc -l <$OUT/$name.jsonl); switches_before=$(switches)
+sleep 5
+frames_after=$(wc -l <$OUT/$name.jsonl); switches_after=$(switches)
+exec 8>&-
+wait $pid
+rm -f /tmp/idle.in
+if [ "$frames_after" -ne "$frames_before" ]; then fail $name "$((frames_after - frames_before)) frames drawn while idle"
+elif [ $((switches_after - switches_before)) -gt 1 ]; then fail $name "woke $((switches_after - switches_before)) times in 5 s of idling"
+else pass $name "$frames_before frames, then none and $((switches_after - switches_before)) wake-ups in 5 s idle"; fi
 
 # --- errors a new user meets ----------------------------------------------------------------------
 expect_error() { # NAME TEXT ARGS...
