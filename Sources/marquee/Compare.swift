@@ -52,7 +52,8 @@ struct Compare: ParsableCommand {
         let matches = difference.sameSize && difference.mismatchedFraction * 100 <= maxDiffering
         var line = "\(actual) against \(expected): \(difference.summary)"
         if !difference.sameSize {
-            line += " (\(actualImage.width)x\(actualImage.height) against \(expectedImage.width)x\(expectedImage.height))"
+            line +=
+                " (\(actualImage.width)x\(actualImage.height) against \(expectedImage.width)x\(expectedImage.height))"
         }
         print(line + (matches ? ": match" : ": MISMATCH"))
         if !matches, let diff, let marked {

@@ -1,5 +1,5 @@
-import Glibc
 import ArgumentParser
+import Glibc
 import MarqueeCore
 import MarqueeDisplay
 import MarqueeRuntime
@@ -42,10 +42,14 @@ struct Run: ParsableCommand {
     @Option(help: "The deck file (JSON, docs/deck-format.md). Without it, a built-in demo deck is shown.")
     var deck: String?
 
-    @Option(help: "The device: a DRM card (/dev/dri/card1) or an fbdev device (/dev/fb1). Default: the first card with a display connected, or /dev/fb0.")
+    @Option(
+        help:
+            "The device: a DRM card (/dev/dri/card1) or an fbdev device (/dev/fb1). Default: the first card with a display connected, or /dev/fb0."
+    )
     var device: String?
 
-    @Option(help: "The DRM connector to drive, as the kernel names it (HDMI-A-1, DSI-1). Default: the first connected one.")
+    @Option(
+        help: "The DRM connector to drive, as the kernel names it (HDMI-A-1, DSI-1). Default: the first connected one.")
     var connector: String?
 
     @Option(help: "The DRM display mode, WxH or WxH@HZ (1920x1080@60). Default: the display's preferred mode.")
@@ -56,7 +60,9 @@ struct Run: ParsableCommand {
 
     @Flag(
         name: .customLong("no-atomic"),
-        help: "Use legacy DRM modesetting (drmModeSetCrtc and drmModePageFlip) even where atomic is offered; also MARQUEE_DRM_NO_ATOMIC=1.")
+        help:
+            "Use legacy DRM modesetting (drmModeSetCrtc and drmModePageFlip) even where atomic is offered; also MARQUEE_DRM_NO_ATOMIC=1."
+    )
     var noAtomic = false
 
     @Option(help: "Frame size for the software backend, WxH.")
@@ -107,16 +113,19 @@ struct Run: ParsableCommand {
             throw ValidationError("--rotate must be 0, 90, 180 or 270 (got \(rotate))")
         }
         if let mode, ModeRequest(parsing: mode) == nil {
-            throw ValidationError("--mode must be WxH or WxH@HZ, for example 1920x1080 or 1920x1080@60 (got \"\(mode)\")")
+            throw ValidationError(
+                "--mode must be WxH or WxH@HZ, for example 1920x1080 or 1920x1080@60 (got \"\(mode)\")")
         }
         if backend == .software || backend == .fbdev {
             let drmOnly = [("--connector", connector != nil), ("--mode", mode != nil), ("--no-atomic", noAtomic)]
             if let (flag, _) = drmOnly.first(where: { $0.1 }) {
-                throw ValidationError("\(flag) is for the DRM backend; it does not apply to --backend \(backend.rawValue)")
+                throw ValidationError(
+                    "\(flag) is for the DRM backend; it does not apply to --backend \(backend.rawValue)")
             }
         }
         if backend == .software, device != nil {
-            throw ValidationError("--device names a display device; the software backend draws into memory (use --size)")
+            throw ValidationError(
+                "--device names a display device; the software backend draws into memory (use --size)")
         }
         if let maxFPS, !(maxFPS.isFinite && maxFPS >= 1 && maxFPS <= 1000) {
             throw ValidationError("--max-fps must be from 1 to 1000 (got \(maxFPS))")

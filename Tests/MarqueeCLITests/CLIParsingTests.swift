@@ -118,7 +118,8 @@ final class CLIParsingTests: XCTestCase {
 
     func testCompareOptions() throws {
         let compare = try XCTUnwrap(
-            Marquee.parseAsRoot(["compare", "a.png", "b.png", "--tolerance", "8", "--max-differing", "0.2"]) as? Compare)
+            Marquee.parseAsRoot(["compare", "a.png", "b.png", "--tolerance", "8", "--max-differing", "0.2"]) as? Compare
+        )
         XCTAssertEqual(compare.expected, "a.png")
         XCTAssertEqual(compare.tolerance, 8)
         XCTAssertEqual(compare.maxDiffering, 0.2)

@@ -14,7 +14,9 @@ final class ScanoutDamageTests: XCTestCase {
         damage.recordCopy(toBuffer: 0)
         XCTAssertEqual(damage.changedRows(inBuffer: 0), [])
 
-        frame.withPixels { $0[2 * 7 + 6] = 0xFF12_3456; $0[3 * 7] = 0xFF00_0001; $0[5 * 7 + 3] = 0xFF00_0002 }
+        frame.withPixels {
+            $0[2 * 7 + 6] = 0xFF12_3456; $0[3 * 7] = 0xFF00_0001; $0[5 * 7 + 3] = 0xFF00_0002
+        }
         damage.measure(frame)
         XCTAssertEqual(damage.changedRows(inBuffer: 0), [2..<4, 5..<6])
         XCTAssertEqual(damage.changedRows(inBuffer: 1), [0..<6])

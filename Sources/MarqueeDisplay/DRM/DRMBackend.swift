@@ -132,7 +132,8 @@ public final class DRMBackend: DisplayBackend {
         // One card: its own message says it best. Several: the one that got furthest (a mode or
         // connector problem beats "no display", which beats "cannot open").
         if problems.count == 1 { throw problems[0] }
-        let ranked = problems.first { $0.code == .unsupportedRequest } ?? problems.first { $0.code == .permissionDenied }
+        let ranked =
+            problems.first { $0.code == .unsupportedRequest } ?? problems.first { $0.code == .permissionDenied }
         throw ranked
             ?? DisplayError(
                 .noDisplay, "no DRM card has a connected display: " + problems.map(\.message).joined(separator: "; "))

@@ -24,7 +24,8 @@ struct DisplayMode {
     var description: String {
         let rate = refreshRate
         let hz = rate > 0 ? (rate * 100).rounded() / 100 : Double(info.vrefresh)
-        return "\(width)x\(height)@\(hz == hz.rounded() ? String(Int(hz)) : String(hz))\(isPreferred ? " (preferred)" : "")"
+        return
+            "\(width)x\(height)@\(hz == hz.rounded() ? String(Int(hz)) : String(hz))\(isPreferred ? " (preferred)" : "")"
     }
 }
 
@@ -109,7 +110,9 @@ struct DRMOutput {
             }
             connector = named
         } else {
-            guard let first = resources.connectors.first(where: { $0.isConnected && !$0.isWriteback && !$0.modes.isEmpty })
+            guard
+                let first = resources.connectors.first(where: { $0.isConnected && !$0.isWriteback && !$0.modes.isEmpty }
+                )
             else {
                 throw DisplayError(
                     .noDisplay,
@@ -129,7 +132,9 @@ struct DRMOutput {
         let sized = connector.modes.filter { $0.width == request.width && $0.height == request.height }
         let chosen: DisplayMode?
         if let hz = request.refresh {
-            chosen = sized.filter { abs($0.refreshRate - hz) < 0.5 }.min { abs($0.refreshRate - hz) < abs($1.refreshRate - hz) }
+            chosen = sized.filter { abs($0.refreshRate - hz) < 0.5 }.min {
+                abs($0.refreshRate - hz) < abs($1.refreshRate - hz)
+            }
         } else {
             chosen = sized.first(where: \.isPreferred) ?? sized.max { $0.refreshRate < $1.refreshRate }
         }

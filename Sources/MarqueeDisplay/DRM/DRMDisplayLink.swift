@@ -77,7 +77,8 @@ final class DRMDisplayLink: DisplayLink {
         guard start >= lastFrameStart + minimumFrameInterval else { return nil }
         // A frame held back by the rate cap is timed from now: its flip event was not a real vblank.
         let frame =
-            start - due.timestamp > refreshPeriod ? FrameTime(timestamp: start, targetTimestamp: start + refreshPeriod) : due
+            start - due.timestamp > refreshPeriod
+            ? FrameTime(timestamp: start, targetTimestamp: start + refreshPeriod) : due
         dueFrame = nil
         isFramePending = false
         lastFrameStart = start
@@ -109,7 +110,8 @@ final class DRMDisplayLink: DisplayLink {
         events.pointee.flip_completed = 0
         events.pointee.vblank_arrived = 0
         if marquee_drm_handle_events(fd) != 0 {
-            throw DisplayError(.systemCall, "reading DRM events failed: \(String(cString: strerror(errno)))", errno: errno)
+            throw DisplayError(
+                .systemCall, "reading DRM events failed: \(String(cString: strerror(errno)))", errno: errno)
         }
         if events.pointee.flip_completed != 0 {
             let value = events.pointee
@@ -160,7 +162,9 @@ final class DRMDisplayLink: DisplayLink {
                 return
             }
             vblankEventsWork = false
-            log("the driver gives no vblank events (\(String(cString: strerror(errno)))); frames after an idle spell are timed from the clock")
+            log(
+                "the driver gives no vblank events (\(String(cString: strerror(errno)))); frames after an idle spell are timed from the clock"
+            )
         }
         let start = now
         dueFrame = FrameTime(timestamp: start, targetTimestamp: start + refreshPeriod)

@@ -1,4 +1,5 @@
 import CDRM
+import Glibc
 
 /// The property ids of one KMS object (connector, CRTC or plane), by name, for atomic commits.
 struct DRMProperties {
@@ -48,5 +49,3 @@ struct AtomicRequest: ~Copyable {
         drmModeAtomicCommit(fd, request, flags, userData) == 0 ? 0 : errno
     }
 }
-
-import Glibc

@@ -1,4 +1,5 @@
 import CDRM
+import Glibc
 
 /// What a CRTC showed before Marquee took it (framebuffer, position, mode and the connectors it
 /// drove), put back at exit so that the console or the program before comes back as it was.
@@ -25,7 +26,8 @@ struct SavedCRTC {
             mode = nil
         }
         connectorIDs = resources.connectors.compactMap { connector in
-            guard connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(device.fd, connector.currentEncoderID)
+            guard connector.currentEncoderID != 0,
+                let encoder = drmModeGetEncoder(device.fd, connector.currentEncoderID)
             else { return nil }
             defer { drmModeFreeEncoder(encoder) }
             return encoder.pointee.crtc_id == crtcID ? connector.id : nil
@@ -34,23 +36,21 @@ struct SavedCRTC {
 
     var description: String {
         guard let mode else { return "CRTC \(crtcID) off" }
-        return "CRTC \(crtcID): framebuffer \(framebufferID), \(DisplayMode(mode).description), connectors \(connectorIDs)"
+        return
+            "CRTC \(crtcID): framebuffer \(framebufferID), \(DisplayMode(mode).description), connectors \(connectorIDs)"
     }
 
     /// Puts the CRTC back (legacy `drmModeSetCrtc`, which every driver takes, atomic or not).
     /// Returns 0 or the errno.
     func restore(on device: DRMDevice) -> Int32 {
         var connectors = connectorIDs
-        var mode = self.mode
         let result: Int32
         if var mode, framebufferID != 0 {
             result = drmModeSetCrtc(device.fd, crtcID, framebufferID, x, y, &connectors, Int32(connectors.count), &mode)
         } else {
+            // It was off: switch it off again.
             result = drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil)
         }
-        mode = nil
         return result == 0 ? 0 : errno
     }
 }
-
-import Glibc

@@ -31,7 +31,9 @@ final class WritebackCapture {
             let plane = AtomicModesetter.primaryPlane(device: device, crtcIndex: output.crtcIndex),
             let target = try? DumbBuffer(device: device, width: output.mode.width, height: output.mode.height)
         else {
-            log("writeback snapshots: \(device.path) has no writeback connector (vkms: load it with enable_writeback=1)")
+            log(
+                "writeback snapshots: \(device.path) has no writeback connector (vkms: load it with enable_writeback=1)"
+            )
             return nil
         }
         self.device = device

@@ -12,7 +12,9 @@ final class ConsoleGraphicsMode {
     init(log: (String) -> Void) {
         let descriptor = open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
-            log("fbdev: the console stays in text mode (cannot open /dev/tty0: \(String(cString: strerror(errno)))); its cursor may show over the picture")
+            log(
+                "fbdev: the console stays in text mode (cannot open /dev/tty0: \(String(cString: strerror(errno)))); its cursor may show over the picture"
+            )
             return
         }
         var mode: Int32 = 0

@@ -27,7 +27,8 @@ final class FbdevDisplayLink: DisplayLink {
     init(device: FramebufferDevice, refreshRate: Double, maximumFramesPerSecond: Double) throws(DisplayError) {
         self.device = device
         refreshPeriod = 1 / refreshRate
-        vblanksPerFrame = maximumFramesPerSecond < refreshRate ? Int64((refreshRate / maximumFramesPerSecond - 1e-9).rounded(.up)) : 1
+        vblanksPerFrame =
+            maximumFramesPerSecond < refreshRate ? Int64((refreshRate / maximumFramesPerSecond - 1e-9).rounded(.up)) : 1
         minimumFrameInterval = 0.9 / maximumFramesPerSecond
         usesVsyncIoctl = device.waitForVsync()
         timer = usesVsyncIoctl ? -1 : marquee_timerfd_create()

@@ -99,7 +99,8 @@ enum FrameCopier {
         let image = PixelBuffer(width: surface.width, height: surface.height)
         image.withPixels { pixels in
             for y in 0..<surface.height {
-                let row = UnsafePointer((surface.base + y * surface.bytesPerRow).assumingMemoryBound(to: Encoding.Word.self))
+                let row = UnsafePointer(
+                    (surface.base + y * surface.bytesPerRow).assumingMemoryBound(to: Encoding.Word.self))
                 for x in 0..<surface.width { pixels[y * image.stride + x] = Encoding.decode(row[x]) }
             }
         }
