@@ -65,11 +65,11 @@ struct Run: ParsableCommand {
     )
     var noAtomic = false
 
-    @Option(help: "Frame size for the software backend, WxH.")
-    var size: String = "1280x720"
+    @Option(help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
+    var size: String?
 
     @Option(help: "Refresh rate of the software backend's display link, in Hz.")
-    var refresh: Double = 60
+    var refresh: Double?
 
     @Flag(help: "Pace the software backend by the wall clock instead of its virtual clock.")
     var realtime = false
@@ -102,12 +102,20 @@ struct Run: ParsableCommand {
     var exitOnEOF = false
 
     func validate() throws {
-        guard PixelSize(parsing: size) != nil else {
+        if let size, PixelSize(parsing: size) == nil {
             throw ValidationError(
                 "--size must be WxH with each side from 1 to 16384, for example 1280x720 (got \"\(size)\")")
         }
-        guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
+        if let refresh, !(refresh.isFinite && refresh >= 1 && refresh <= 1000) {
             throw ValidationError("--refresh must be a rate from 1 to 1000 Hz (got \(refresh))")
+        }
+        if backend == .drm || backend == .fbdev {
+            let softwareOnly = [("--size", size != nil), ("--refresh", refresh != nil), ("--realtime", realtime)]
+            if let (flag, _) = softwareOnly.first(where: { $0.1 }) {
+                throw ValidationError(
+                    "\(flag) is for the software backend; --backend \(backend.rawValue) uses the display's own size and refresh\(backend == .drm ? " (choose them with --mode)" : "")"
+                )
+            }
         }
         guard Rotation(rawValue: rotate) != nil else {
             throw ValidationError("--rotate must be 0, 90, 180 or 270 (got \(rotate))")
@@ -136,8 +144,8 @@ struct Run: ParsableCommand {
         var options = RunOptions()
         options.backend = backend
         options.deckPath = deck
-        options.size = PixelSize(parsing: size)!
-        options.refreshRate = refresh
+        options.size = size.flatMap(PixelSize.init(parsing:)) ?? options.size
+        options.refreshRate = refresh ?? options.refreshRate
         options.realtime = realtime
         options.maximumFramesPerSecond = maxFPS
         options.devicePath = device

@@ -109,6 +109,9 @@ final class CLIParsingTests: XCTestCase {
             (["run", "--backend", "fbdev", "--connector", "HDMI-A-1"], "--connector is for the DRM backend"),
             (["run", "--backend", "software", "--no-atomic"], "--no-atomic is for the DRM backend"),
             (["run", "--backend", "software", "--device", "/dev/fb0"], "the software backend draws into memory"),
+            (["run", "--backend", "drm", "--size", "800x600"], "--size is for the software backend"),
+            (["run", "--backend", "fbdev", "--refresh", "50"], "--refresh is for the software backend"),
+            (["run", "--backend", "drm", "--realtime"], "--realtime is for the software backend"),
         ]
         for (arguments, expected) in cases {
             let message = Marquee.message(for: catchError { try Marquee.parseAsRoot(arguments) })

@@ -46,6 +46,7 @@ public final class DRMBackend: DisplayBackend {
     private let log: (String) -> Void
     private var front = 0
     private var restored = false
+    private var hasPresented = false
 
     public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log
@@ -156,11 +157,13 @@ public final class DRMBackend: DisplayBackend {
         }
         link.flipQueued()
         front = back
+        hasPresented = true
     }
 
     /// The frame on screen as the panel shows it: read back through the writeback connector when
     /// asked for, else Marquee's own copy (the shadow buffer, turned like the panel).
     public func presentedFrame() -> PixelBuffer? {
+        guard hasPresented else { return nil }
         if let writeback {
             link.waitForFlip()
             do {

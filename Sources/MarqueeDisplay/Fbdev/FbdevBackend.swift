@@ -17,6 +17,7 @@ public final class FbdevBackend: DisplayBackend {
     private let log: (String) -> Void
     private var visiblePage = 0
     private var restored = false
+    private var hasPresented = false
 
     public init(
         devicePath: String, rotation: Rotation, maximumFramesPerSecond: Double?, log: @escaping (String) -> Void
@@ -62,11 +63,14 @@ public final class FbdevBackend: DisplayBackend {
             try device.pan(to: target)
             visiblePage = target
         }
+        hasPresented = true
     }
 
     /// What the panel shows, read back from the visible page (in the panel's format, so a 16-bit
     /// panel's snapshot shows its 16-bit colours).
-    public func presentedFrame() -> PixelBuffer? { FrameCopier.read(device.page(visiblePage)) }
+    public func presentedFrame() -> PixelBuffer? {
+        hasPresented ? FrameCopier.read(device.page(visiblePage)) : nil
+    }
 
     public func restore() {
         guard !restored else { return }
