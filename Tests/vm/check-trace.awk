@@ -1,10 +1,13 @@
 # Checks a Marquee frame trace (one JSON object per line) from a run that scrolled from rest with
-# ease-in-out over `duration` seconds (awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1
-# [-v vblanks_per_frame=2] -f check-trace.awk):
+# ease-in-out over `duration` seconds (awk -v duration=2 [-v grid=0.0002] [-v vblanks_per_frame=2]
+# -f check-trace.awk):
 #  - every frame's target is its timestamp plus one refresh period;
 #  - during the scroll, consecutive timestamps are whole numbers of periods apart (vblank times),
-#    to within `grid` seconds, at least vblanks_per_frame (default 1; --max-fps raises it), never 0
-#    (no vblank drew two frames); the share of missed vblanks stays below allowed_skips;
+#    to within `grid` seconds (when given), and at least vblanks_per_frame apart (default 1;
+#    --max-fps raises it): no vblank drew two frames;
+#  - at least 10 intervals of exactly vblanks_per_frame, so the spacing was seen.
+# Missed vblanks (a frame that took longer than its period) are counted and printed, not judged:
+# they measure the machine's speed, which tests do not assert (benchmarks report it).
 #  - every offset is the curve's value at that frame's target, within 0.5 px.
 # Prints one summary line; exits 1 when a check fails.
 function field(line, key,    at) {
@@ -33,7 +36,7 @@ END {
         d = stamp[i] - stamp[i - 1]
         k = int(d / period + 0.5)
         if (k < vblanks_per_frame) repeated++
-        if (abs(d - k * period) > grid) off_grid++
+        if (grid != "" && abs(d - k * period) > grid) off_grid++
         if (k == vblanks_per_frame) { ones++; sum += d; if (d < min) min = d; if (d > max) max = d }
         else if (k > vblanks_per_frame) skipped += k - vblanks_per_frame
     }
@@ -48,5 +51,5 @@ END {
     intervals = n - first
     printf "frames=%d period=%.4fms vblanks-per-frame=%d intervals=%d avg=%.4fms min=%.4fms max=%.4fms missed-vblanks=%d repeated=%d off-grid=%d bad-targets=%d curve-frames=%d curve-max-error=%.4fpx\n", \
         n, period * 1000, vblanks_per_frame, ones, ones ? sum / ones * 1000 : 0, min * 1000, max * 1000, skipped, repeated, off_grid, bad_target, checked, worst
-    if (bad_target || repeated || off_grid || worst > 0.5 || skipped > allowed_skips * (intervals + skipped) || checked < 10) exit 1
+    if (bad_target || repeated || off_grid || worst > 0.5 || ones < 10 || checked < 10) exit 1
 }

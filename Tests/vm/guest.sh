@@ -23,7 +23,8 @@ drm_tests() { # MODE (atomic|legacy)
 
     # A scripted scroll, traced: timestamps on vkms's vblanks, offsets on the curve at each target.
     # 640x480 (59.94 Hz): under TCG the guest CPU is several times slower than a board's, and at
-    # 1024x768 the busiest frames of the scroll come close to a whole period there.
+    # 1024x768 the busiest frames of the scroll come close to a whole period there. Missed vblanks
+    # are printed, not judged: they measure the (shared, emulated) machine, not Marquee.
     name=drm-$mode-trace
     printf 'wait 0.5\nscroll-to 40 duration=2\nwait idle\nquit\n' |
         $M run --backend drm --mode 640x480 --trace $OUT/$name.jsonl >$OUT/$name.out 2>$OUT/$name.log
@@ -31,7 +32,7 @@ drm_tests() { # MODE (atomic|legacy)
     show $OUT/$name.log
     if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
     elif ! grep -q "$mode modesetting" $OUT/$name.log; then fail $name "the log does not say $mode modesetting"
-    elif summary=$(awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1 -f /tests/check-trace.awk $OUT/$name.jsonl); then
+    elif summary=$(awk -v duration=2 -v grid=0.0002 -f /tests/check-trace.awk $OUT/$name.jsonl); then
         pass $name "$summary"
     else fail $name "$summary"; fi
 
@@ -124,7 +125,7 @@ printf 'wait 0.5\nscroll-to 40 duration=2\nwait idle\nquit\n' |
     $M run --backend drm --mode 640x480 --max-fps 30 --trace $OUT/$name.jsonl >/dev/null 2>$OUT/$name.log
 rc=$?
 if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
-elif summary=$(awk -v duration=2 -v grid=0.0002 -v allowed_skips=0.1 -v vblanks_per_frame=2 -f /tests/check-trace.awk $OUT/$name.jsonl); then
+elif summary=$(awk -v duration=2 -v grid=0.0002 -v vblanks_per_frame=2 -f /tests/check-trace.awk $OUT/$name.jsonl); then
     pass $name "$summary"
 else fail $name "$summary"; fi
 
@@ -171,37 +172,40 @@ if grep -q 'backend auto: using drm' $OUT/$name.log; then pass $name "$(grep 'ba
 else fail $name "$(cat $OUT/$name.log)"; fi
 
 # --- fbdev ---------------------------------------------------------------------------------------
-fbdev_test() { # NAME DEVICE SIZE ROTATE TOLERANCE GRID ALLOWED_SKIPS EXPECTED_LOG
-    name=$1; device=$2; size=$3; rotate=$4; tolerance=$5; grid=$6; skips=$7; expected=$8
+fbdev_test() { # NAME DEVICE SIZE ROTATE TOLERANCE GRID VBLANKS_PER_FRAME EXPECTED_LOG [ARGS...]
+    name=$1; device=$2; size=$3; rotate=$4; tolerance=$5; grid=$6; per_frame=$7; expected=$8
+    shift 8
     printf 'wait 0.5\nscroll-to 40 duration=1\nwait idle\nsnapshot /out/'$name'.png\nquit\n' |
-        $M run --backend fbdev --device $device --rotate $rotate --trace $OUT/$name.jsonl >$OUT/$name.out 2>$OUT/$name.log
+        $M run --backend fbdev --device $device --rotate $rotate "$@" --trace $OUT/$name.jsonl >$OUT/$name.out 2>$OUT/$name.log
     rc=$?
     show $OUT/$name.log
     software_snapshot $name-software $size \
         'scroll-to 40 duration=1\nwait idle\nsnapshot /out/'$name'-software.png\n' $rotate
     # The panel size is the software --size turned back.
-    timing=$(awk -v duration=1 -v grid=$grid -v allowed_skips=$skips -f /tests/check-trace.awk $OUT/$name.jsonl)
+    timing=$(awk -v duration=1 -v grid=$grid -v vblanks_per_frame=$per_frame -f /tests/check-trace.awk $OUT/$name.jsonl)
     timing_ok=$?
+    console=$(/tests/vmhelper kdmode /dev/tty0)
     if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
     elif ! grep -q "$expected" $OUT/$name.log; then fail $name "the log does not say '$expected'"
+    elif ! grep -q 'console switched to graphics mode' $OUT/$name.log; then fail $name "the console was not switched to graphics mode"
+    elif [ "$console" != "KDMODE text" ]; then fail $name "the console was left in graphics mode ($console)"
     elif ! result=$($M compare $OUT/$name-software.png $OUT/$name.png --tolerance $tolerance --diff $OUT/${name}_err.png); then
         fail $name "$result"
     elif [ $timing_ok -ne 0 ]; then fail $name "timing: $timing"
-    else pass $name "$result; $timing"; fi
+    else pass $name "$result; $timing; console back in text mode"; fi
 }
-# FBIO_WAITFORVSYNC says when a vsync passed, not its exact time: the times it gives are those at
-# which the ioctl returned, so they sit on the vblank grid only to within a few milliseconds.
-# The DRM fbdev emulation copies every frame once more inside the guest kernel, which under TCG
-# makes some frames miss their vsync; no vsync may draw two frames.
-fbdev_test fbdev-vkms-32bpp /dev/fb0 1024x768 0 0 0.006 0.3 'XRGB8888, .*, vsync from FBIO_WAITFORVSYNC'
+# FBIO_WAITFORVSYNC says that a vsync passed, not when: the times are those at which the ioctl
+# returned, so they are not held to the vblank grid (no GRID); no vsync may draw two frames.
+# The DRM fbdev emulation traps every written page and copies it once more inside the guest
+# kernel, which under TCG takes about a whole period for a 1024x768 frame; so this runs at
+# --max-fps 30 (as slow panels often are): every frame two vsyncs after the last, none drawing two.
+fbdev_test fbdev-vkms-32bpp-30fps /dev/fb0 1024x768 0 0 '' 2 'XRGB8888, .*, vsync from FBIO_WAITFORVSYNC' --max-fps 30
 modprobe_vfb() { insmod /lib/modules/vfb.ko vfb_enable=1 videomemorysize=4194304; }
 modprobe_vfb
 /tests/vmhelper fbmode /dev/fb1 640 480 960 16 20000 | sed 's/^/    /'
 # vfb stores red in the low bits (BGR565, XBGR8888) and has no vsync: the timer paces frames, at
-# the rate of its pixel clock and margins or, with pixclock 0, at 60 Hz. Under TCG the guest runs
-# several times slower than a board would, and the 16-bit conversion and the quarter-turn copy cost
-# more than a plain copy, so frames may miss ticks (the animation then jumps ahead, on its curve);
-# the checks that matter here are the tick grid, no tick drawn twice and the offsets on the curve.
-fbdev_test fbdev-vfb-16bpp /dev/fb1 640x480 0 8 0.0002 0.6 'BGR565, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 110.07 Hz'
+# the rate of its pixel clock and margins or, with pixclock 0, at 60 Hz: frames land exactly on its
+# ticks.
+fbdev_test fbdev-vfb-16bpp /dev/fb1 640x480 0 8 0.0002 1 'BGR565, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 110.07 Hz'
 /tests/vmhelper fbmode /dev/fb1 480 640 1280 32 0 | sed 's/^/    /'
-fbdev_test fbdev-vfb-32bpp-rotate270 /dev/fb1 480x640 270 0 0.0002 0.6 'XBGR8888, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 60 Hz (the driver gives no timings)'
+fbdev_test fbdev-vfb-32bpp-rotate270 /dev/fb1 480x640 270 0 0.0002 1 'XBGR8888, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 60 Hz (the driver gives no timings)'

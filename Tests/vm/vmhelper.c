@@ -7,10 +7,12 @@
 //                                   framebuffer and mode again. Exit 0 when it does.
 //   vmhelper fbmode DEVICE W H VIRTUAL_H BPP PIXCLOCK
 //                                   set an fbdev mode (vfb), as fbset would.
+//   vmhelper kdmode TTY             print the console's mode: "KDMODE text" or "KDMODE graphics".
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fb.h>
+#include <linux/kd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,10 +90,20 @@ static int fbmode(char **argv) {
     return 0;
 }
 
+static int kdmode(const char *tty) {
+    int fd = open(tty, O_RDWR | O_NOCTTY);
+    if (fd < 0) return perror(tty), 2;
+    int mode = -1;
+    if (ioctl(fd, KDGETMODE, &mode)) return perror("KDGETMODE"), 2;
+    printf("KDMODE %s\n", mode == KD_TEXT ? "text" : mode == KD_GRAPHICS ? "graphics" : "other");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 5 && !strcmp(argv[1], "hold")) return hold(argv[2], argv[3], argv[4]);
     if (argc == 8 && !strcmp(argv[1], "fbmode")) return fbmode(argv);
-    fprintf(stderr, "usage: vmhelper hold DEVICE WxH FILE | vmhelper fbmode DEVICE W H VIRTUAL_H BPP PIXCLOCK\n");
+    if (argc == 3 && !strcmp(argv[1], "kdmode")) return kdmode(argv[2]);
+    fprintf(stderr, "usage: vmhelper hold DEVICE WxH FILE | fbmode DEVICE W H VIRTUAL_H BPP PIXCLOCK | kdmode TTY\n");
     return 2;
 }

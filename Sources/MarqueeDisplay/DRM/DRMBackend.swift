@@ -68,13 +68,22 @@ public final class DRMBackend: DisplayBackend {
                 why = "the driver offers no atomic modesetting"
             }
         }
-        self.modesetter = modesetter
         let panel = PixelSize(width: output.mode.width, height: output.mode.height)
         buffers = try [0, 1].map { _ throws(DisplayError) in
             try DumbBuffer(device: device, width: panel.width, height: panel.height)
         }
         buffers[0].fill(0xFF00_0000)
-        try modesetter.setMode(framebuffer: buffers[0].framebufferID)
+        do {
+            try modesetter.setMode(framebuffer: buffers[0].framebufferID)
+        } catch where modesetter.name == "atomic" {
+            // Some drivers take the atomic capability but refuse a commit the legacy call makes
+            // fine; a kiosk should come up rather than ask its user for --no-atomic.
+            log("drm: \(error.message); trying legacy modesetting")
+            why = "the atomic modeset failed"
+            modesetter = LegacyModesetter(device: device, output: output)
+            try modesetter.setMode(framebuffer: buffers[0].framebufferID)
+        }
+        self.modesetter = modesetter
         size = options.rotation.logicalSize(ofPanel: panel)
         shadow = PixelBuffer(width: size.width, height: size.height)
         damage = ScanoutDamage(rows: size.height, buffers: 2)

@@ -103,7 +103,7 @@ struct AtomicModesetter: DRMModesetter {
         guard result == 0 else {
             throw DisplayError(
                 .systemCall,
-                "\(device.path): the atomic modeset of \(output.mode.description) on \(output.connector.name) failed: \(String(cString: strerror(result))); try --no-atomic",
+                "\(device.path): the atomic modeset of \(output.mode.description) on \(output.connector.name) failed: \(String(cString: strerror(result)))",
                 errno: result)
         }
     }
