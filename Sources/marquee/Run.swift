@@ -68,13 +68,17 @@ struct Run: ParsableCommand {
     @Option(help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
     var size: String?
 
-    @Option(help: "Refresh rate of the software backend's display link, in Hz.")
+    @Option(help: "Refresh rate of the software backend's display link, in Hz (default 60).")
     var refresh: Double?
 
     @Flag(help: "Pace the software backend by the wall clock instead of its virtual clock.")
     var realtime = false
 
-    @Option(name: .customLong("max-fps"), help: "Never render more often than this many frames per second.")
+    @Option(
+        name: .customLong("max-fps"),
+        help:
+            "Never render more often than this many frames per second (default: the display's refresh rate; lower it for slow SPI panels)."
+    )
     var maxFPS: Double?
 
     @Option(help: "A font file used for all text instead of the deck's fontconfig fonts.")
