@@ -119,6 +119,41 @@ restore_test drm-atomic-sigint-restores sigint
 restore_test drm-atomic-quit-restores quit
 restore_test drm-atomic-eof-restores eof
 
+# A hostile session on the real display: absurd numbers, truncated JSON, invalid UTF-8, a NUL, a
+# 70,000-byte line, unknown commands, files it may not have, a failing batch. Every line gets
+# exactly one answer, Marquee keeps running, scrolls afterwards, and `quit` restores the CRTC.
+hostile_session() {
+    printf 'scroll-to 10 duration=1e308\nscroll-to nan\nscroll-to inf duration=inf\nscroll-to -5\n'
+    printf 'scroll-to 99999999999999999999\nscroll-by 1e400px\nwait -1\nwait nan\n'
+    printf 'insert 0 {"id":\ninsert 0 {"id":"x","title":"\377\376"}\nupdate id:none {"title":"a"}\n'
+    printf 'delete 100000\nmove 0 99999\ndelete-section 42\nfrobnicate\n'
+    printf 'load /nonexistent.json\nload /etc/passwd\nsnapshot /nonexistent/dir/a.png\n'
+    printf 'scroll\000to 3\n'
+    printf 'batch\ninsert 0 {"id":"b1","title":"B"}\ndelete 99999\ncommit\n'
+    awk 'BEGIN { s = "scroll-to "; while (length(s) < 70000) s = s "9"; print s }'
+    printf 'scroll-to 5 duration=0.3\nwait idle\nquit\n'
+}
+name=drm-atomic-hostile-session
+hostile_session >/tmp/hostile.txt
+lines=$(wc -l </tmp/hostile.txt)
+rm -f /tmp/checked
+/tests/vmhelper hold $CARD 800x600 /tmp/checked >$OUT/$name.helper 2>&1 &
+helper=$!
+sleep 1
+$M run --backend drm </tmp/hostile.txt >$OUT/$name.out 2>$OUT/$name.log
+rc=$?
+touch /tmp/checked
+wait $helper
+helper_rc=$?
+replies=$(grep -c '"seq":[0-9]*,"ok":' $OUT/$name.out)
+errors=$(grep -c '"ok":false' $OUT/$name.out)
+last=$(grep '"ok":' $OUT/$name.out | tail -n 1)
+if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+elif [ "$replies" -ne "$lines" ]; then fail $name "$replies replies to $lines lines"
+elif ! grep -q '"event":"scroll-finished"' $OUT/$name.out; then fail $name "the scroll after the hostile lines did not finish"
+elif [ $helper_rc -ne 0 ]; then fail $name "$(tail -n 1 $OUT/$name.helper)"
+else pass $name "$lines lines, $replies replies ($errors errors), the scroll after them finished, last reply $last; $(tail -n 1 $OUT/$name.helper)"; fi
+
 # --max-fps 30 on a 60 Hz mode: every frame two vblanks after the last.
 name=drm-atomic-max-fps-30
 printf 'wait 0.5\nscroll-to 40 duration=2\nwait idle\nquit\n' |
@@ -164,6 +199,23 @@ if grep -q "permission denied. It belongs to group 'video'" $OUT/error-permissio
     pass error-permission "$(cat $OUT/error-permission.log)"
 else fail error-permission "$(cat $OUT/error-permission.log)"; fi
 chmod 0666 $CARD
+
+# --- snapshots that cannot be written: a full disk, a folder the user may not write -------------
+# Each gets an error reply, leaves no file (not even the temporary one) and changes nothing else.
+name=snapshot-failures
+mkdir -p /tmp/small && mount -t tmpfs -o size=32k tmpfs /tmp/small && chmod 777 /tmp/small
+mkdir -p /tmp/locked && chmod 755 /tmp/locked
+printf 'snapshot /tmp/small/full.png\nsnapshot /tmp/locked/denied.png\nscroll-to 3 duration=0.2\nwait idle\nsnapshot /tmp/small/full.png\n' |
+    su kiosk -s /bin/sh -c "$M run --backend software --size 1280x720" >$OUT/$name.out 2>$OUT/$name.log
+rc=$?
+left=$(ls -A /tmp/small /tmp/locked | grep -c png)
+errors=$(grep -c '"ok":false' $OUT/$name.out)
+if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+elif [ "$errors" -ne 3 ]; then fail $name "$errors error replies, not 3: $(cat $OUT/$name.out)"
+elif [ "$left" -ne 0 ]; then fail $name "files were left behind: $(ls -A /tmp/small /tmp/locked)"
+elif ! grep -q 'scroll-finished' $OUT/$name.out; then fail $name "the scroll after the failures did not finish"
+else pass $name "$(grep -m1 'No space' $OUT/$name.out | cut -c1-100)…; $(grep -m1 'ermission' $OUT/$name.out | cut -c1-100)…; nothing left behind"; fi
+umount /tmp/small
 
 # --- auto ----------------------------------------------------------------------------------------
 name=auto-picks-drm

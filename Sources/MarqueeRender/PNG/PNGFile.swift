@@ -28,11 +28,15 @@ public enum PNGFile {
         image.height = png_uint_32(buffer.height)
         image.format = marquee_png_format_rgb()
         let temporary = "\(path).tmp-\(getpid())"
+        errno = 0
         let written = rgb.withUnsafeBytes { bytes in
             png_image_write_to_file(&image, temporary, 0, bytes.baseAddress, png_int_32(buffer.width * 3), nil)
         }
         if written == 0 {
-            let reason = message(of: image)
+            // libpng says only "Write Error" when the disk is full; the system's reason is clearer.
+            let system = errno != 0 ? String(cString: strerror(errno)) : ""
+            let library = message(of: image)
+            let reason = system.isEmpty || library.contains(system) ? library : "\(system) (libpng: \(library))"
             png_image_free(&image)
             unlink(temporary)
             throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
