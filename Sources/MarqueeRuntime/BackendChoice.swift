@@ -31,6 +31,8 @@ enum BackendChoice {
             } catch {
                 Log.info("backend auto: not drm: \(error.message)")
             }
+        } else {
+            Log.info("backend auto: not drm: --device names a framebuffer device")
         }
         let framebuffer = framebufferNamed ? options.devicePath! : "/dev/fb0"
         if access(framebuffer, F_OK) == 0 {

@@ -222,6 +222,15 @@ name=auto-picks-drm
 $M run --exit-on-eof </dev/null >/dev/null 2>$OUT/$name.log
 if grep -q 'backend auto: using drm' $OUT/$name.log; then pass $name "$(grep 'backend auto' $OUT/$name.log)"
 else fail $name "$(cat $OUT/$name.log)"; fi
+# When DRM cannot be had, auto says why and takes fbdev; when neither, software.
+name=auto-falls-back
+$M run --device /dev/dri/card9 --exit-on-eof </dev/null >/dev/null 2>$OUT/$name.fbdev.log
+$M run --device /dev/fb9 --exit-on-eof </dev/null >/dev/null 2>$OUT/$name.software.log
+if ! grep -q 'backend auto: not drm: cannot open /dev/dri/card9' $OUT/$name.fbdev.log ||
+    ! grep -q 'backend auto: using fbdev' $OUT/$name.fbdev.log; then fail $name "$(cat $OUT/$name.fbdev.log)"
+elif ! grep -q 'backend auto: not fbdev: there is no /dev/fb9' $OUT/$name.software.log ||
+    ! grep -q 'backend auto: using software' $OUT/$name.software.log; then fail $name "$(cat $OUT/$name.software.log)"
+else pass $name "$(grep -h 'backend auto' $OUT/$name.fbdev.log $OUT/$name.software.log | tr '\n' ' ')"; fi
 
 # --- fbdev ---------------------------------------------------------------------------------------
 fbdev_test() { # NAME DEVICE SIZE ROTATE TOLERANCE GRID VBLANKS_PER_FRAME EXPECTED_LOG [ARGS...]
