@@ -75,7 +75,8 @@ public final class DRMBackend: DisplayBackend {
         buffers[0].fill(0xFF00_0000)
         do {
             try modesetter.setMode(framebuffer: buffers[0].framebufferID)
-        } catch  where modesetter.name == "atomic" {
+        } catch {
+            guard modesetter.name == "atomic" else { throw error }
             // Some drivers take the atomic capability but refuse a commit the legacy call makes
             // fine; a kiosk should come up rather than ask its user for --no-atomic.
             log("drm: \(error.message); trying legacy modesetting")
