@@ -2,19 +2,29 @@ import ArgumentParser
 import MarqueeCore
 import MarqueeRuntime
 
+extension BenchScene: ExpressibleByArgument {}
+
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render the SPEC §10 bench scene into memory and report frame times.",
+        abstract: "Render a bench scene into memory and report frame times.",
         discussion: """
-            Scene cards-1080p: 10,000 cards in a list scrolling from card 0 to card 5000 in 2 s at 60 Hz (120 frames). Times are compared with a memcpy of one frame measured in the same run, since machines are shared and noisy.
+            Scenes (--scene), all at 60 Hz:
+              cards-1080p        SPEC §10: 10,000 cards scrolling from card 0 to 5000 in 2 s (120 frames)
+              cards-1080p-slow   the same deck scrolling 12 cards in 2 s
+              transitions-1080p  3 inserts and 3 deletes in view, over 0.35 s (21 frames)
+              cards-spi          480x320, 12 cards in 2 s, each frame converted to RGB565 as fbdev does
+            Times are compared with a memcpy of one frame measured in the same run, since machines are shared and noisy. docs/performance.md has the last figures.
             """
     )
 
-    @Option(help: "Frame size, WxH.")
-    var size: String = "1920x1080"
+    @Option(help: "The scene: cards-1080p, cards-1080p-slow, transitions-1080p or cards-spi.")
+    var scene: BenchScene = .cards1080p
 
-    @Option(help: "Frames to render (the scroll always takes 2 s of frame time).")
-    var frames: Int = 120
+    @Option(help: "Frame size, WxH (default: the scene's, 1920x1080 or 480x320).")
+    var size: String?
+
+    @Option(help: "Frames to render over the scene's duration (default: one per 60 Hz vblank).")
+    var frames: Int?
 
     @Option(
         help:
@@ -41,8 +51,13 @@ struct Bench: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard PixelSize(parsing: size) != nil else { throw ValidationError("--size must be WxH (got \"\(size)\")") }
-        guard frames >= 1, frames <= 100_000 else { throw ValidationError("--frames must be from 1 to 100000") }
+        if let size, PixelSize(parsing: size) == nil { throw ValidationError("--size must be WxH (got \"\(size)\")") }
+        if let frames, !(1...100_000).contains(frames) {
+            throw ValidationError("--frames must be from 1 to 100000")
+        }
+        if scene == .transitions1080p, scrollToCard != nil {
+            throw ValidationError("--scroll-to-card does not apply to transitions-1080p (it does not scroll)")
+        }
         let counts = cardCounts
         guard !counts.isEmpty, counts.count == cards.split(separator: ",").count,
             counts.allSatisfy({ $0 >= 2 && $0 <= 10_000_000 })
@@ -60,8 +75,8 @@ struct Bench: ParsableCommand {
             let result: BenchRunner.Result
             do throws(RuntimeError) {
                 result = try BenchRunner(
-                    size: PixelSize(parsing: size)!, frames: frames, cards: count, targetCard: scrollToCard,
-                    measuresScanout: scanout
+                    scene: scene, size: size.flatMap(PixelSize.init(parsing:)), frames: frames, cards: count,
+                    targetCard: scrollToCard, measuresScanout: scanout
                 ).run()
             } catch {
                 Log.error(error.message)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MarqueeCore
 import MarqueeDisplay
+import MarqueeRuntime
 import XCTest
 
 @testable import marquee
@@ -64,6 +65,21 @@ final class CLIParsingTests: XCTestCase {
         XCTAssertEqual(sizes.cardCounts, [100, 1_000_000])
         XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--cards", "100,x"]))
         XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--cards", "100", "--scroll-to-card", "100"]))
+        XCTAssertEqual(try XCTUnwrap(Marquee.parseAsRoot(["bench"]) as? Bench).scene, .cards1080p)
+        for scene in BenchScene.allCases {
+            XCTAssertEqual(
+                try XCTUnwrap(Marquee.parseAsRoot(["bench", "--scene", scene.rawValue]) as? Bench).scene, scene)
+        }
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--scene", "cards-4k"]))
+        XCTAssertThrowsError(
+            try Marquee.parseAsRoot(["bench", "--scene", "transitions-1080p", "--scroll-to-card", "3"]))
+    }
+
+    func testBenchScenes() {
+        XCTAssertEqual(BenchScene.cards1080p.defaultFrames, 120, "SPEC §10: 2 s at 60 Hz")
+        XCTAssertEqual(BenchScene.transitions1080p.defaultFrames, 21, "0.35 s at 60 Hz")
+        XCTAssertEqual(BenchScene.cardsSPI.defaultSize, PixelSize(width: 480, height: 320))
+        XCTAssertEqual(BenchScene.cards1080pSlow.defaultSize, PixelSize(width: 1920, height: 1080))
     }
 
     func testSendAndControlSocket() throws {

@@ -2,14 +2,15 @@ import MarqueeCore
 import MarqueeDisplay
 import MarqueeRender
 
-/// The SPEC §10 bench scene, rendered frame by frame into memory.
+/// Renders a bench scene (SPEC §10, `BenchScene`) frame by frame into memory and times it.
 public struct BenchRunner {
     public struct Result {
+        public var scene: BenchScene
         public var width: Int
         public var height: Int
         public var frames: Int
         public var cards: Int
-        public var targetCard: Int
+        public var targetCard: Int?
         public var frameMilliseconds: [Double]
         public var frameCopyMilliseconds: Double
         /// With `--scanout`: per scan-out path ("rotate 90 XRGB8888"), the median milliseconds of
@@ -29,13 +30,13 @@ public struct BenchRunner {
         public var jsonLine: String {
             var json = JSONWriter()
             json.beginObject()
-            json.member("scene", "cards-1080p")
+            json.member("scene", scene.rawValue)
             json.member("width", width)
             json.member("height", height)
             json.member("frames", frames)
-            if cards != BenchRunner.defaultCards || targetCard != cards / 2 {
+            if cards != BenchRunner.defaultCards || (scene == .cards1080p && targetCard != cards / 2) {
                 json.member("cards", cards)
-                json.member("scroll_to_card", targetCard)
+                if let targetCard { json.member("scroll_to_card", targetCard) }
             }
             json.member("mean_ms", Self.rounded(mean))
             json.member("p50_ms", Self.rounded(p50))
@@ -61,7 +62,7 @@ public struct BenchRunner {
 
         public var table: String {
             """
-            scene          cards-1080p (\(width)x\(height), \(cards) cards, scroll to card \(targetCard), \(frames) frames)
+            scene          \(scene.rawValue) (\(width)x\(height), \(cards) cards, \(targetCard.map { "scroll to card \($0)" } ?? "3 inserts and 3 deletes"), \(frames) frames)
             mean           \(Self.rounded(mean)) ms
             p50            \(Self.rounded(p50)) ms
             p99            \(Self.rounded(p99)) ms
@@ -78,23 +79,27 @@ public struct BenchRunner {
 
     public static let defaultCards = 10_000
 
+    public let scene: BenchScene
     public let size: PixelSize
     public let frames: Int
     public let cards: Int
-    /// Where the scroll ends; SPEC §10 scrolls to the middle card (5000 of 10,000).
-    public let targetCard: Int
+    /// Where the scroll ends (SPEC §10 scrolls to the middle card, 5000 of 10,000); nil for the
+    /// transition scene.
+    public let targetCard: Int?
 
     /// Also time the scan-out stage of the DRM and fbdev backends for each frame.
     public let measuresScanout: Bool
 
     public init(
-        size: PixelSize, frames: Int, cards: Int = defaultCards, targetCard: Int? = nil, measuresScanout: Bool = false
+        scene: BenchScene = .cards1080p, size: PixelSize? = nil, frames: Int? = nil, cards: Int = defaultCards,
+        targetCard: Int? = nil, measuresScanout: Bool = false
     ) {
+        self.scene = scene
         self.measuresScanout = measuresScanout
-        self.size = size
-        self.frames = frames
+        self.size = size ?? scene.defaultSize
+        self.frames = frames ?? scene.defaultFrames
         self.cards = cards
-        self.targetCard = targetCard ?? cards / 2
+        self.targetCard = scene.scrollTarget(cards: cards, override: targetCard)
     }
 
     /// The deck of SPEC §10: a list of `cards` white cards at alpha 0.92 with a bold title and
@@ -127,7 +132,7 @@ public struct BenchRunner {
     }
 
     public func run() throws(RuntimeError) -> Result {
-        let deck = Self.deck(cards: cards)
+        let deck = scene.deck(cards: cards)
         let renderer: Renderer
         do {
             renderer = try Renderer()
@@ -135,17 +140,27 @@ public struct BenchRunner {
         } catch {
             throw RuntimeError(error.message)
         }
-        var scene = Scene(deck: deck, viewport: size)
+        var state = Scene(deck: deck, viewport: size)
         var list = DisplayList()
         let buffer = PixelBuffer(width: size.width, height: size.height)
-        let duration = 2.0
-        _ = scene.scroll(to: .card(targetCard), duration: duration, curve: .easeInOut, tag: 0)
-        // Frame 0 starts the animation (f = 0) and warms the caches; frames 1...N are timed.
+        let duration = scene.duration
+        // The fbdev backend's scan-out stage, part of every frame of the SPI scene.
+        let panel = scene.convertsToRGB565 ? ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565) : nil
+        // Frame 0 draws the scene before anything moves and warms the caches; then the scroll or
+        // the edits start, and frames 1...N (at k / N of the duration) are timed.
         func render(_ k: Int) throws(RuntimeError) {
             let target = duration * Double(k) / Double(frames)
-            _ = scene.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
-            do { try renderer.render(list, deck: scene.deck, into: buffer) } catch { throw RuntimeError(error.message) }
+            _ = state.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
+            do { try renderer.render(list, deck: state.deck, into: buffer) } catch { throw RuntimeError(error.message) }
+            if let panel { _ = panel.present(buffer) }
         }
+        try render(0)
+        if let targetCard {
+            _ = state.scroll(to: .card(targetCard), duration: duration, curve: .easeInOut, tag: 0)
+        } else {
+            try editInView(&state)
+        }
+        try render(0)
         let scanouts =
             measuresScanout
             ? Rotation.allCases.map { ScanoutTimer(frameSize: size, rotation: $0, format: .xrgb8888) }
@@ -153,7 +168,6 @@ public struct BenchRunner {
             : []
         var scanoutTimes = [[Double]](repeating: [], count: scanouts.count)
         var unchangedTimes = [[Double]](repeating: [], count: scanouts.count)
-        try render(0)
         for timer in scanouts { _ = timer.present(buffer) }
         var times: [Double] = []
         times.reserveCapacity(frames)
@@ -170,14 +184,28 @@ public struct BenchRunner {
             }
         }
         var result = Result(
-            width: size.width, height: size.height, frames: frames, cards: cards, targetCard: targetCard,
-            frameMilliseconds: times,
+            scene: scene, width: size.width, height: size.height, frames: frames, cards: cards,
+            targetCard: targetCard, frameMilliseconds: times,
             frameCopyMilliseconds: Self.frameCopyMilliseconds(size))
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         result.scanout = scanouts.indices.map { index in
             (scanouts[index].name, median(scanoutTimes[index]), median(unchangedTimes[index]))
         }
         return result
+    }
+
+    /// The transition scene's batch: deletes of the 2nd, 4th and 6th cards on screen and inserts
+    /// of three new cards between the others, all starting on the next frame.
+    private func editInView(_ state: inout Scene) throws(RuntimeError) {
+        let body = "Inserted while the board is shown\nThe cards below make room for it"
+        do {
+            for index in [5, 3, 1] { try state.deleteCard(at: index) }
+            for (offset, index) in [1, 3, 5].enumerated() {
+                try state.insertCard(Card(id: "new\(offset)", title: "New card \(offset)", body: body), at: index)
+            }
+        } catch {
+            throw RuntimeError("bench: the transition scene's edits failed: \(error)")
+        }
     }
 
     /// The median time of a memcpy of one frame, the yardstick for frame times.

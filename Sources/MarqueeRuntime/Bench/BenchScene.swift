@@ -1,0 +1,54 @@
+import MarqueeCore
+import MarqueeDisplay
+
+/// The scenes `marquee bench --scene` renders (SPEC §10 and issue 5). Each is a deck, a size, and
+/// what happens over its frames; all run on a 60 Hz clock with frame k at time k / 60.
+public enum BenchScene: String, CaseIterable, Sendable {
+    /// SPEC §10: 10,000 cards, card 0 to card 5000 in 2 s: every frame shows new cards.
+    case cards1080p = "cards-1080p"
+    /// The same deck scrolling 12 cards in 2 s, so that the caches can work.
+    case cards1080pSlow = "cards-1080p-slow"
+    /// A batch of 3 inserts and 3 deletes in view, over the transition's 0.35 s.
+    case transitions1080p = "transitions-1080p"
+    /// A 480x320 SPI panel: a smaller deck scrolling 12 cards in 2 s, each frame also converted to
+    /// RGB565 and copied out as the fbdev backend does.
+    case cardsSPI = "cards-spi"
+
+    public var defaultSize: PixelSize {
+        self == .cardsSPI ? PixelSize(width: 480, height: 320) : PixelSize(width: 1920, height: 1080)
+    }
+
+    /// Seconds of animation the frames cover.
+    public var duration: Double { self == .transitions1080p ? 0.35 : 2.0 }
+
+    /// One frame per 60 Hz vblank over the duration (120, or 21 for the transition).
+    public var defaultFrames: Int { Int((duration * 60).rounded()) }
+
+    /// What the scene does at time 0, given the deck size: the scroll target, or nil for the
+    /// transition scene (which edits instead).
+    func scrollTarget(cards: Int, override: Int?) -> Int? {
+        switch self {
+        case .cards1080p: override ?? cards / 2
+        case .cards1080pSlow, .cardsSPI: override ?? 12
+        case .transitions1080p: nil
+        }
+    }
+
+    /// Whether each frame is also sent through the fbdev scan-out stage as RGB565.
+    var convertsToRGB565: Bool { self == .cardsSPI }
+
+    /// The SPEC §10 deck, or for the SPI panel the same cards at a size that fits it.
+    func deck(cards: Int) -> Deck {
+        var deck = BenchRunner.deck(cards: cards)
+        if self == .cardsSPI {
+            deck.layout.insets = EdgeInsets(all: 12)
+            deck.layout.spacing = 8
+            deck.layout.cardHeight = 76
+            deck.style.cornerRadius = 8
+            deck.style.titleSize = 18
+            deck.style.bodySize = 12
+            deck.style.padding = 10
+        }
+        return deck
+    }
+}
