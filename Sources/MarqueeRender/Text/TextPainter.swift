@@ -2,7 +2,7 @@ import CPixman
 
 /// Composites laid-out text onto a pixman image: each glyph's coverage mask straight from the
 /// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER), or,
-/// with no color, as coverage onto an 8-bit layer (which is later composited with the color).
+/// with no color, as coverage added onto an 8-bit layer (which is later composited with the color).
 enum TextPainter {
     static func draw(
         _ line: TextLine, face: FontFace, color: PixmanImage?, onto target: PixmanImage, x originX: Double,
@@ -19,8 +19,11 @@ enum TextPainter {
                     PIXMAN_OP_OVER, color.handle, mask.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
                     Int32(mask.width), Int32(mask.height))
             } else {
+                // Coverage adds up (saturating) as cairo accumulates glyph masks: the same as OVER
+                // except where two glyphs overlap, and pixman has a fast path for ADD of A8 onto
+                // A8 but not for OVER, whose general path cost 5x more (callgrind, cards-1080p).
                 pixman_image_composite32(
-                    PIXMAN_OP_OVER, mask.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y), Int32(mask.width),
+                    PIXMAN_OP_ADD, mask.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y), Int32(mask.width),
                     Int32(mask.height))
             }
         }
