@@ -47,10 +47,14 @@ final class CardRasterCache {
         return image
     }
 
-    /// Drops least recently used images until within budget, never the one just made.
+    /// Drops least recently used images until the cache is down to three quarters of its budget,
+    /// never the one just made. Evicting a quarter at once sorts the entries once per quarter of
+    /// the budget filled, not on every miss of a full cache (a fast scroll misses on every card:
+    /// sorting each time cost 4.6 % of cards-1080p's instructions).
     private func evict(keepingUse current: UInt64) {
+        let target = budgetBytes / 4 * 3
         let ordered = entries.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, entry) in ordered where bytes > budgetBytes && entry.lastUse != current {
+        for (key, entry) in ordered where bytes > target && entry.lastUse != current {
             bytes -= entry.image.byteCount
             entries[key] = nil
         }
