@@ -14,6 +14,8 @@ public final class Renderer {
     private let cache: CardRasterCache
     /// Text layers of cards drawn as they are (the common case).
     private let textLayers: CardRasterCache
+    /// Cards drawn once without a text layer (bounded: cleared past 4096 entries).
+    private var sightedOnce = Set<CardRasterCache.Key>()
     /// Backgrounds shared by every card of the same size, fill and accent.
     private var backgrounds: [BackgroundKey: PixmanImage] = [:]
     private var textColor: PixmanImage?
@@ -59,6 +61,7 @@ public final class Renderer {
         style = newStyle
         cache.removeAll()
         textLayers.removeAll()
+        sightedOnce.removeAll()
         backgrounds.removeAll()
         headerLines.removeAll()
     }
@@ -301,6 +304,14 @@ public final class Renderer {
         onto image: PixmanImage
     ) throws(RenderError) {
         let key = CardRasterCache.Key(card: card, width: width, height: height)
+        // A card's first appearance is drawn glyph by glyph; a layer is made when it comes back
+        // (the next frame, mostly), so a fast scroll, which shows most cards in one frame only,
+        // neither makes nor evicts layers (cards-1080p: 1.45 G -> 1.19 G instructions, p50 0.99 -> 0.58 ms).
+        if !textLayers.contains(key), sightedOnce.insert(key).inserted {
+            if sightedOnce.count > 4096 { sightedOnce = [key] }
+            rasterizer.drawText(card, width: width, height: height, onto: image, x: x, y: y)
+            return
+        }
         let text = try textLayers.image(for: key) { () throws(RenderError) in
             try rasterizer.textLayer(card, width: width, height: height)
         }

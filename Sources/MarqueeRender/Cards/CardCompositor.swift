@@ -88,8 +88,10 @@ enum CardCompositor {
         let sine = sin(item.rotation)
         // Corners in order around the card, turned clockwise by the rotation (y points down),
         // matching the inverse transform setTransform gives pixman.
-        let corners = [(-halfWidth, -halfHeight), (halfWidth, -halfHeight), (halfWidth, halfHeight), (-halfWidth, halfHeight)]
-            .map { (x, y) in (x: centerX + cosine * x - sine * y, y: centerY + sine * x + cosine * y) }
+        let corners = [
+            (-halfWidth, -halfHeight), (halfWidth, -halfHeight), (halfWidth, halfHeight), (-halfWidth, halfHeight),
+        ]
+        .map { (x, y) in (x: centerX + cosine * x - sine * y, y: centerY + sine * x + cosine * y) }
         let reach = max(1, item.scale).rounded(.up) + 1
         var boxes: [pixman_box32_t] = []
         boxes.reserveCapacity(Int(box.height))

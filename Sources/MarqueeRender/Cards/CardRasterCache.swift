@@ -60,6 +60,8 @@ final class CardRasterCache {
         }
     }
 
+    func contains(_ key: Key) -> Bool { entries[key] != nil }
+
     func removeAll() {
         entries.removeAll()
         bytes = 0

@@ -30,6 +30,17 @@ struct CardRasterizer {
         return image
     }
 
+    /// The card's text straight onto `image` with the text color, the card's top-left corner at
+    /// (x, y): for a card drawn once (a fast scroll), where making and keeping an 8-bit layer
+    /// would cost more than it saves.
+    func drawText(_ card: Card, width: Int, height: Int, onto image: PixmanImage, x: Int32, y: Int32) {
+        for text in layout(card, width: width, height: height) {
+            TextPainter.draw(
+                text.line, face: text.face, color: textColor, onto: image, x: Double(x) + text.x,
+                baseline: Double(y) + text.baseline)
+        }
+    }
+
     /// The card's text as 8-bit coverage, over just the rows and columns its lines can touch
     /// (with room for ascenders, descenders and bearings); composited through the text color.
     func textLayer(_ card: Card, width: Int, height: Int) throws(RenderError) -> CardImage {
