@@ -185,6 +185,27 @@ public final class Renderer {
         var accentWidth: Int
         var fill: UInt32
         var accent: UInt32
+        /// Columns at each end of the corner rows that the rounded corners (and, on the left, the
+        /// accent bar) make differ from `fill`; between them the corner rows are `fill` too.
+        var leftEdge: Int
+        var rightEdge: Int
+
+        /// The columns of the corner rows that are the plain fill, relative to the card.
+        var plainColumns: Range<Int> { leftEdge < width - rightEdge ? leftEdge..<(width - rightEdge) : 0..<0 }
+
+        /// The parts of the card written as constants: the interior rows, and the middle of the
+        /// corner rows. In frame coordinates.
+        var constantBoxes: [pixman_box32_t] {
+            var boxes = [pixman_box32_t(x1: x, y1: y + Int32(rowsFrom), x2: x + Int32(width), y2: y + Int32(rowsTo))]
+            let plain = plainColumns
+            if !plain.isEmpty {
+                let x1 = x + Int32(plain.lowerBound)
+                let x2 = x + Int32(plain.upperBound)
+                boxes.append(pixman_box32_t(x1: x1, y1: y, x2: x2, y2: y + Int32(rowsFrom)))
+                boxes.append(pixman_box32_t(x1: x1, y1: y + Int32(rowsTo), x2: x2, y2: y + Int32(height)))
+            }
+            return boxes.filter { $0.x2 > $0.x1 && $0.y2 > $0.y1 }
+        }
     }
 
     /// Decides, per item, whether its card is drawn straight over the uniform background: drawn
@@ -217,11 +238,12 @@ public final class Renderer {
             let accent = card.accent.map {
                 Self.over(CardRasterizer.premultiplied($0, opacity: opacity * Double($0.alpha) / 255), background)
             }
+            let accentWidth = accent == nil ? 0 : min(width, Int(style.accentWidth.rounded()))
+            let cornerColumns = min(Int(radius.rounded(.up)) + 1, width)
             interiors[index] = Interior(
                 card: card, x: Int32(frame.x.rounded()), y: Int32(frame.y.rounded()), width: width, height: height,
-                rowsFrom: cornerRows, rowsTo: height - cornerRows,
-                accentWidth: accent == nil ? 0 : min(width, Int(style.accentWidth.rounded())), fill: fill,
-                accent: accent ?? fill)
+                rowsFrom: cornerRows, rowsTo: height - cornerRows, accentWidth: accentWidth, fill: fill,
+                accent: accent ?? fill, leftEdge: max(cornerColumns, accentWidth), rightEdge: cornerColumns)
         }
     }
 
@@ -244,12 +266,12 @@ public final class Renderer {
         defer { pixman_region32_fini(&region) }
         for interior in interiors {
             guard let interior else { continue }
-            var hole = pixman_region32_t()
-            pixman_region32_init_rect(
-                &hole, interior.x, interior.y + Int32(interior.rowsFrom), UInt32(interior.width),
-                UInt32(interior.rowsTo - interior.rowsFrom))
-            withUnsafeMutablePointer(to: &region) { pixman_region32_subtract($0, $0, &hole) }
-            pixman_region32_fini(&hole)
+            for box in interior.constantBoxes {
+                var hole = pixman_region32_t()
+                pixman_region32_init_rect(&hole, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
+                withUnsafeMutablePointer(to: &region) { pixman_region32_subtract($0, $0, &hole) }
+                pixman_region32_fini(&hole)
+            }
         }
         var count: Int32 = 0
         guard let boxes = pixman_region32_rectangles(&region, &count), count > 0 else { return }
@@ -272,6 +294,19 @@ public final class Renderer {
         }
         boxes.append(pixman_box32_t(x1: x + Int32(interior.accentWidth), y1: top, x2: x + width, y2: bottom))
         colors.append(interior.fill)
+        // The middle of the corner rows is the plain fill as well: only the corners and the
+        // accent bar's ends need blending. For a 1840x160 card with 16 px corners that is about
+        // 1,100 blended pixels instead of 59,000 (cards-1080p-slow: 976 M -> 590 M instructions).
+        let plain = interior.plainColumns
+        if !plain.isEmpty {
+            for (from, to) in [(0, interior.rowsFrom), (interior.rowsTo, interior.height)] where to > from {
+                boxes.append(
+                    pixman_box32_t(
+                        x1: x + Int32(plain.lowerBound), y1: y + Int32(from), x2: x + Int32(plain.upperBound),
+                        y2: y + Int32(to)))
+                colors.append(interior.fill)
+            }
+        }
         for (box, pixel) in zip(boxes, colors) {
             // pixman_image_fill_boxes does not clip to the image: a card partly off screen would
             // be written out of bounds.
@@ -288,10 +323,16 @@ public final class Renderer {
         let background = try sharedBackground(
             interior.card, width: interior.width, height: interior.height, rasterizer: rasterizer)
         let bands = [(0, interior.rowsFrom), (interior.rowsTo, interior.height - interior.rowsTo)]
+        // Columns of the corner rows blended from the image: both ends, or all when no middle.
+        let blended: [(Int, Int)] =
+            plain.isEmpty
+            ? [(0, interior.width)] : [(0, plain.lowerBound), (plain.upperBound, interior.width - plain.upperBound)]
         for (from, rows) in bands where rows > 0 {
-            pixman_image_composite32(
-                PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, Int32(from), 0, 0, x, y + Int32(from), width,
-                Int32(rows))
+            for (column, columns) in blended where columns > 0 {
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, background.handle, nil, image.handle, Int32(column), Int32(from), 0, 0,
+                    x + Int32(column), y + Int32(from), Int32(columns), Int32(rows))
+            }
         }
         try drawTextLayer(
             interior.card, width: interior.width, height: interior.height, x: x, y: y, color: textColor,
