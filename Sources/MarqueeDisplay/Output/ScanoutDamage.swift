@@ -28,38 +28,58 @@ final class ScanoutDamage {
 
     /// The runs of frame rows that buffer `index` lacks.
     func changedRows(inBuffer index: Int) -> [Range<Int>] {
-        guard let old = held[index] else { return [0..<frameHashes.count] }
         var runs: [Range<Int>] = []
+        forEachChangedRun(inBuffer: index) { runs.append($0) }
+        return runs
+    }
+
+    /// Calls `body` with each run of frame rows that buffer `index` lacks, in order (no array:
+    /// this runs on every frame).
+    func forEachChangedRun(inBuffer index: Int, _ body: (Range<Int>) -> Void) {
+        guard let old = held[index] else {
+            body(0..<frameHashes.count)
+            return
+        }
         var start: Int?
         for y in 0..<frameHashes.count {
             if frameHashes[y] != old[y] {
                 if start == nil { start = y }
             } else if let first = start {
-                runs.append(first..<y)
+                body(first..<y)
                 start = nil
             }
         }
-        if let first = start { runs.append(first..<frameHashes.count) }
-        return runs
+        if let first = start { body(first..<frameHashes.count) }
     }
 
     /// Copies the rows of `frame` (just measured) that buffer `index` lacks into `surface`, turned
     /// by `rotation`, and records that the buffer now holds the frame.
     func copyChangedRows(of frame: PixelBuffer, into surface: ScanoutSurface, buffer index: Int, rotation: Rotation) {
-        let runs = changedRows(inBuffer: index)
         if rotation.swapsAxes {
             // Frame rows are panel columns: one band covering every changed row.
-            if let first = runs.first, let last = runs.last {
-                FrameCopier.copy(frame, rows: first.lowerBound..<last.upperBound, to: surface, rotation: rotation)
+            var band: Range<Int>?
+            forEachChangedRun(inBuffer: index) { run in
+                band = (band?.lowerBound ?? run.lowerBound)..<run.upperBound
             }
+            if let band { FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation) }
         } else {
-            for run in runs { FrameCopier.copy(frame, rows: run, to: surface, rotation: rotation) }
+            forEachChangedRun(inBuffer: index) { run in
+                FrameCopier.copy(frame, rows: run, to: surface, rotation: rotation)
+            }
         }
         recordCopy(toBuffer: index)
     }
 
     /// Buffer `index` now holds the frame last measured.
-    func recordCopy(toBuffer index: Int) { held[index] = frameHashes }
+    func recordCopy(toBuffer index: Int) {
+        // Overwritten in place: assigning the array would share it with `frameHashes`, and the
+        // next frame's hashing would then copy it (an allocation per frame).
+        if held[index]?.count == frameHashes.count {
+            for y in frameHashes.indices { held[index]![y] = frameHashes[y] }
+        } else {
+            held[index] = frameHashes
+        }
+    }
 
     /// Buffer `index` holds something else (cleared, or written by someone else).
     func forget(buffer index: Int) { held[index] = nil }
