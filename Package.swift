@@ -12,9 +12,12 @@ let package = Package(
     name: "Marquee",
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
-        // For the fuzz package in Tests/fuzz, which builds them with -sanitize=fuzzer.
+        // For the fuzz package in Tests/fuzz (built with -sanitize=fuzzer) and the benchmark
+        // package in Tests/benchmarks (ordo-one/benchmark), kept apart so ordinary builds carry
+        // neither.
         .library(name: "MarqueeCore", targets: ["MarqueeCore"]),
         .library(name: "MarqueeProtocol", targets: ["MarqueeProtocol"]),
+        .library(name: "MarqueeRender", targets: ["MarqueeRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

@@ -1,0 +1,87 @@
+import MarqueeCore
+import MarqueeRender
+
+/// The SPEC §10 deck (10,000 white cards at alpha 0.92, a bold title and two body lines).
+func benchDeck(cards: Int) -> Deck {
+    var deck = Deck()
+    deck.layout.insets = EdgeInsets(all: 40)
+    deck.layout.spacing = 24
+    deck.layout.cardHeight = 160
+    deck.style.cornerRadius = 16
+    deck.style.cardColor = .white
+    deck.style.cardAlpha = 0.92
+    deck.style.titleFont = "DejaVu Sans:bold"
+    deck.style.titleSize = 40
+    deck.style.bodySize = 24
+    let body =
+        "Departure board, platform 4: next service in 3 minutes\nCalling at Alderley, Brightwater, Carrow and Dunmore"
+    deck.sections = [Section(cards: (0..<cards).map { Card(id: "c\($0)", title: "Card \($0)", body: body) })]
+    return deck
+}
+
+let benchSize = PixelSize(width: 1920, height: 1080)
+
+/// One display list drawn again and again.
+final class SteadyFrame {
+    let renderer: Renderer
+    let deck: Deck
+    var list = DisplayList()
+    let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
+
+    init(cards: Int, offset: Double) throws {
+        deck = benchDeck(cards: cards)
+        renderer = try Renderer()
+        var scene = Scene(deck: deck, viewport: benchSize)
+        _ = scene.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 0)
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
+        // Twice: a card's layer is made on its second appearance.
+        try render()
+        try render()
+    }
+
+    func render() throws { try renderer.render(list, deck: deck, into: buffer) }
+}
+
+/// Frames each showing cards not drawn before: the scene jumps 10 screens further each time.
+final class NewCardsFrames {
+    let renderer: Renderer
+    var scene: Scene
+    var list = DisplayList()
+    let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
+    var offset = 0.0
+    var time = 0.0
+
+    init(cards: Int) throws {
+        scene = Scene(deck: benchDeck(cards: cards), viewport: benchSize)
+        renderer = try Renderer()
+    }
+
+    func renderNext() throws {
+        offset += 10 * Double(benchSize.height)
+        time += 1.0 / 60
+        _ = scene.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 0)
+        _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
+        try renderer.render(list, deck: scene.deck, into: buffer)
+    }
+}
+
+/// One card, scaled and turned, on a frame of its own.
+final class TurnedCardFrame {
+    let renderer: Renderer
+    let deck: Deck
+    var list = DisplayList()
+    let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
+
+    init() throws {
+        deck = benchDeck(cards: 1)
+        renderer = try Renderer()
+        var item = DisplayList.Item(
+            content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 40, y: 400, width: 1840, height: 160))
+        item.scale = 0.9
+        item.rotation = 0.05
+        list.items = [item]
+        try render()
+    }
+
+    func render() throws { try renderer.render(list, deck: deck, into: buffer) }
+}
