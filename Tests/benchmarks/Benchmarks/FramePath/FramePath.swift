@@ -46,16 +46,16 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         Benchmark("Height index \(count): insert and remove in the middle") { benchmark in
-            var copy = index
-            // The copy is made on the first change (copy on write): make it before measuring.
-            copy.insert(HeightIndex.Entry(extent: 1, cards: 1, sections: 0), at: 0)
-            _ = copy.remove(at: 0)
+            // A tree of its own, built before measuring (a copy of `index` would be copied on the
+            // first change, inside the measurement).
+            var copy = HeightIndex((0..<count).map { _ in HeightIndex.Entry(extent: 184, cards: 1, sections: 0) })
             benchmark.startMeasurement()
             for iteration in benchmark.scaledIterations {
                 let position = (iteration * 7_919) % count
                 copy.insert(HeightIndex.Entry(extent: 100, cards: 1, sections: 0), at: position)
                 blackHole(copy.remove(at: position))
             }
+            benchmark.stopMeasurement()
         }
     }
 }
