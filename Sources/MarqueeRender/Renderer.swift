@@ -26,6 +26,8 @@ public final class Renderer {
     private var headerLines: [HeaderKey: TextLine?] = [:]
     /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
     private var interiors: [Interior?] = []
+    /// The background's boxes around the cards written as constants (storage kept across frames).
+    private var uncovered = UncoveredBoxes()
 
     private struct BackgroundKey: Hashable {
         var width: Int
@@ -277,22 +279,16 @@ public final class Renderer {
     /// Paints the background, leaving out the card interiors that will be written over it.
     private func fillBackground(_ color: Color, of image: PixmanImage) {
         var background = pixman_color_t(color)
-        var region = pixman_region32_t()
-        pixman_region32_init_rect(&region, 0, 0, UInt32(image.width), UInt32(image.height))
-        defer { pixman_region32_fini(&region) }
+        uncovered.removeAllHoles()
         for interior in interiors {
-            guard let interior else { continue }
-            interior.forEachConstantBox { box, _ in
-                guard box.x2 > box.x1, box.y2 > box.y1 else { return }
-                var hole = pixman_region32_t()
-                pixman_region32_init_rect(&hole, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
-                withUnsafeMutablePointer(to: &region) { pixman_region32_subtract($0, $0, &hole) }
-                pixman_region32_fini(&hole)
-            }
+            interior?.forEachConstantBox { box, _ in uncovered.addHole(box) }
         }
-        var count: Int32 = 0
-        guard let boxes = pixman_region32_rectangles(&region, &count), count > 0 else { return }
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, count, boxes)
+        uncovered.compute(width: Int32(image.width), height: Int32(image.height))
+        let count = Int32(uncovered.result.count)
+        guard count > 0 else { return }
+        uncovered.result.withUnsafeBufferPointer { boxes in
+            _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, count, boxes.baseAddress)
+        }
     }
 
     private func drawCardOverUniformBackground(
