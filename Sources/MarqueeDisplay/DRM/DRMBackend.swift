@@ -90,20 +90,21 @@ public final class DRMBackend: DisplayBackend {
         damage = ScanoutDamage(rows: size.height, buffers: 2)
 
         let reported = output.mode.refreshRate
-        let plausible = reported >= 1 && reported <= 240
-        let refresh = plausible ? reported : 60
-        let cap = options.maximumFramesPerSecond ?? refresh
-        let vblanksPerFrame = plausible && cap < refresh ? UInt32((refresh / cap - 1e-9).rounded(.up)) : 1
+        let plausible = FramePacing.plausibleRate(reported)
+        // Events of a display with an implausible rate are not real vblanks: none is skipped by
+        // count, the wall clock alone holds frames to --max-fps.
+        let pacing = FramePacing(
+            refreshRate: plausible ?? 60, maximumFramesPerSecond: options.maximumFramesPerSecond,
+            countsVblanks: plausible != nil)
         let monotonic = device.capability(DRM_CAP_TIMESTAMP_MONOTONIC) == 1
         link = DRMDisplayLink(
-            fd: device.fd, crtcIndex: output.crtcIndex, refreshPeriod: 1 / refresh, vblanksPerFrame: vblanksPerFrame,
-            maximumFramesPerSecond: cap, monotonicTimestamps: monotonic, log: log)
+            fd: device.fd, crtcIndex: output.crtcIndex, pacing: pacing, monotonicTimestamps: monotonic, log: log)
         writeback = options.writebackSnapshots ? WritebackCapture(device: device, output: output, log: log) : nil
 
         summary =
             "\(output.connector.name) \(output.mode.description) on \(device.path) (\(device.driverName)), CRTC \(output.crtcID), \(modesetter.name) modesetting"
         log("drm: \(summary)\(modesetter.name == "legacy" ? " (\(why))" : ""), 2 dumb buffers")
-        if !plausible {
+        if plausible == nil {
             log("drm: the mode reports \(reported) Hz, which no panel has; timing frames at 60 Hz")
         }
         if !monotonic { log("drm: the driver's event times are not CLOCK_MONOTONIC; frames are timed on arrival") }

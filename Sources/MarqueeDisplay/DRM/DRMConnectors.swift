@@ -22,10 +22,8 @@ struct DisplayMode {
     }
 
     var description: String {
-        let rate = refreshRate
-        let hz = rate > 0 ? (rate * 100).rounded() / 100 : Double(info.vrefresh)
-        return
-            "\(width)x\(height)@\(hz == hz.rounded() ? String(Int(hz)) : String(hz))\(isPreferred ? " (preferred)" : "")"
+        let hz = FramePacing.hertz(refreshRate > 0 ? refreshRate : Double(info.vrefresh))
+        return "\(width)x\(height)@\(hz)\(isPreferred ? " (preferred)" : "")"
     }
 }
 

@@ -18,8 +18,7 @@ final class DRMDisplayLink: DisplayLink {
     let refreshPeriod: Double
     let isVirtual = false
     let vblanksPerFrame: UInt32
-    /// The shortest wall-clock time between two frames: 90 % of `1 / max-fps`, so that the usual
-    /// jitter of event delivery never costs a vblank.
+    /// `FramePacing.minimumFrameInterval`.
     let minimumFrameInterval: Double
     private let fd: Int32
     private let crtcIndex: Int
@@ -36,14 +35,13 @@ final class DRMDisplayLink: DisplayLink {
     private var vblankEventsWork = true
 
     init(
-        fd: Int32, crtcIndex: Int, refreshPeriod: Double, vblanksPerFrame: UInt32, maximumFramesPerSecond: Double,
-        monotonicTimestamps: Bool, log: @escaping (String) -> Void
+        fd: Int32, crtcIndex: Int, pacing: FramePacing, monotonicTimestamps: Bool, log: @escaping (String) -> Void
     ) {
         self.fd = fd
         self.crtcIndex = crtcIndex
-        self.refreshPeriod = refreshPeriod
-        self.vblanksPerFrame = max(1, vblanksPerFrame)
-        minimumFrameInterval = 0.9 / maximumFramesPerSecond
+        refreshPeriod = pacing.refreshPeriod
+        vblanksPerFrame = UInt32(pacing.vblanksPerFrame)
+        minimumFrameInterval = pacing.minimumFrameInterval
         self.monotonicTimestamps = monotonicTimestamps
         self.log = log
         events = .allocate(capacity: 1)

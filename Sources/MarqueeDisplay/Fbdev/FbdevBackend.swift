@@ -26,16 +26,16 @@ public final class FbdevBackend: DisplayBackend {
         self.rotation = rotation
         device = try FramebufferDevice(path: devicePath)
         let reported = device.timingRefreshRate
-        let refresh = reported.map { $0 >= 1 && $0 <= 240 ? $0 : 60 } ?? 60
-        let cap = maximumFramesPerSecond ?? refresh
-        link = try FbdevDisplayLink(device: device, refreshRate: refresh, maximumFramesPerSecond: cap)
+        // Without (plausible) timings the timer runs at 60 Hz; its ticks are real either way.
+        let pacing = FramePacing(
+            refreshRate: FramePacing.plausibleRate(reported) ?? 60, maximumFramesPerSecond: maximumFramesPerSecond)
+        link = try FbdevDisplayLink(device: device, pacing: pacing)
         size = rotation.logicalSize(ofPanel: PixelSize(width: device.width, height: device.height))
         shadow = PixelBuffer(width: size.width, height: size.height)
         damage = ScanoutDamage(rows: size.height, buffers: device.pageCount)
         if device.pageCount == 2 { try device.pan(to: 0) }
         console = ConsoleGraphicsMode(log: log)
-        let hundredths = (refresh * 100).rounded() / 100
-        let rate = hundredths == hundredths.rounded() ? String(Int(hundredths)) : String(hundredths)
+        let rate = FramePacing.hertz(pacing.refreshRate)
         let timing =
             link.usesVsyncIoctl
             ? "vsync from FBIO_WAITFORVSYNC"

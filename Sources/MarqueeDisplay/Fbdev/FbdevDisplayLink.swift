@@ -24,12 +24,11 @@ final class FbdevDisplayLink: DisplayLink {
     private let minimumFrameInterval: Double
     private(set) var isFramePending = false
 
-    init(device: FramebufferDevice, refreshRate: Double, maximumFramesPerSecond: Double) throws(DisplayError) {
+    init(device: FramebufferDevice, pacing: FramePacing) throws(DisplayError) {
         self.device = device
-        refreshPeriod = 1 / refreshRate
-        vblanksPerFrame =
-            maximumFramesPerSecond < refreshRate ? Int64((refreshRate / maximumFramesPerSecond - 1e-9).rounded(.up)) : 1
-        minimumFrameInterval = 0.9 / maximumFramesPerSecond
+        refreshPeriod = pacing.refreshPeriod
+        vblanksPerFrame = Int64(pacing.vblanksPerFrame)
+        minimumFrameInterval = pacing.minimumFrameInterval
         usesVsyncIoctl = device.waitForVsync()
         timer = usesVsyncIoctl ? -1 : marquee_timerfd_create()
         guard usesVsyncIoctl || timer >= 0 else {

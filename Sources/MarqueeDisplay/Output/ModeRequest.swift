@@ -29,6 +29,6 @@ public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         guard let refresh else { return "\(width)x\(height)" }
-        return "\(width)x\(height)@\(refresh == refresh.rounded() ? String(Int(refresh)) : String(refresh))"
+        return "\(width)x\(height)@\(FramePacing.hertz(refresh))"
     }
 }

@@ -22,14 +22,11 @@ public final class SoftwareDisplayLink: DisplayLink {
 
     public init(refreshRate: Double, realtime: Bool, maximumFramesPerSecond: Double? = nil) {
         precondition(refreshRate > 0 && refreshRate.isFinite, "SoftwareDisplayLink: refresh rate must be positive")
-        refreshPeriod = 1 / refreshRate
+        let pacing = FramePacing(refreshRate: refreshRate, maximumFramesPerSecond: maximumFramesPerSecond)
+        refreshPeriod = pacing.refreshPeriod
         isVirtual = !realtime
         origin = realtime ? MonotonicClock.now() : 0
-        if let cap = maximumFramesPerSecond, cap > 0, cap < refreshRate {
-            vblanksPerFrame = Int64((refreshRate / cap - 1e-9).rounded(.up))
-        } else {
-            vblanksPerFrame = 1
-        }
+        vblanksPerFrame = Int64(pacing.vblanksPerFrame)
     }
 
     public var now: Double { isVirtual ? virtualNow : MonotonicClock.now() - origin }
