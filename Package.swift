@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MarqueeCore", targets: ["MarqueeCore"]),
         .library(name: "MarqueeProtocol", targets: ["MarqueeProtocol"]),
         .library(name: "MarqueeRender", targets: ["MarqueeRender"]),
+        .library(name: "MarqueeRuntime", targets: ["MarqueeRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "MarqueeCore", package: "Marquee"),
                 .product(name: "MarqueeRender", package: "Marquee"),
+                .product(name: "MarqueeRuntime", package: "Marquee"),
             ],
             path: "Benchmarks/FramePath",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,23 +1,9 @@
 import MarqueeCore
 import MarqueeRender
+import MarqueeRuntime
 
-/// The SPEC §10 deck (10,000 white cards at alpha 0.92, a bold title and two body lines).
-func benchDeck(cards: Int) -> Deck {
-    var deck = Deck()
-    deck.layout.insets = EdgeInsets(all: 40)
-    deck.layout.spacing = 24
-    deck.layout.cardHeight = 160
-    deck.style.cornerRadius = 16
-    deck.style.cardColor = .white
-    deck.style.cardAlpha = 0.92
-    deck.style.titleFont = "DejaVu Sans:bold"
-    deck.style.titleSize = 40
-    deck.style.bodySize = 24
-    let body =
-        "Departure board, platform 4: next service in 3 minutes\nCalling at Alderley, Brightwater, Carrow and Dunmore"
-    deck.sections = [Section(cards: (0..<cards).map { Card(id: "c\($0)", title: "Card \($0)", body: body) })]
-    return deck
-}
+/// The SPEC §10 deck, as `marquee bench` builds it.
+func benchDeck(cards: Int) -> Deck { BenchRunner.deck(cards: cards) }
 
 let benchSize = PixelSize(width: 1920, height: 1080)
 
