@@ -32,13 +32,18 @@ final class CardRasterCache {
 
     init(budgetBytes: Int) { self.budgetBytes = budgetBytes }
 
-    func image(for key: Key, make: () throws(RenderError) -> CardImage) throws(RenderError) -> CardImage {
+    /// The image kept for `key`, marked as just used (one hash lookup); nil when there is none.
+    func cachedImage(for key: Key) -> CardImage? {
+        guard let index = entries.index(forKey: key) else { return nil }
         clock += 1
-        if var entry = entries[key] {
-            entry.lastUse = clock
-            entries[key] = entry
-            return entry.image
-        }
+        entries.values[index].lastUse = clock
+        return entries.values[index].image
+    }
+
+    /// The image kept for `key`, or `make`'s, kept from now on.
+    func image(for key: Key, make: () throws(RenderError) -> CardImage) throws(RenderError) -> CardImage {
+        if let image = cachedImage(for: key) { return image }
+        clock += 1
         let image = try make()
         rasterizedCount += 1
         entries[key] = Entry(image: image, lastUse: clock)
@@ -59,8 +64,6 @@ final class CardRasterCache {
             entries[key] = nil
         }
     }
-
-    func contains(_ key: Key) -> Bool { entries[key] != nil }
 
     func removeAll() {
         entries.removeAll()
