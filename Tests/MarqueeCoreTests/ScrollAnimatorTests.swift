@@ -68,4 +68,35 @@ final class ScrollAnimatorTests: XCTestCase {
         animator.scroll(to: 500, duration: 1, curve: .linear, tag: 1)
         XCTAssertEqual(animator.destination, 500)
     }
+
+    func testAnOvershootingCurveBouncesWithinTheContentButNotPastItsEnds() {
+        // cubic-bezier(0.25, 5.1, 0.25, 1) overshoots its target by far (found by the fuzzer).
+        let curve = TimingCurve.cubicBezier(UnitBezier(x1: 0.25, y1: 5.1, x2: 0.25, y2: 1))
+        var animator = ScrollAnimator(offset: 2_000)
+        animator.scroll(to: 100, duration: 1, curve: curve, tag: 1)
+        var lowest = Double.infinity
+        _ = animator.advance(to: 0, within: 0...3_000)
+        for k in 1...59 {
+            _ = animator.advance(to: Double(k) / 60, within: 0...3_000)
+            lowest = min(lowest, animator.presentedOffset)
+        }
+        XCTAssertEqual(lowest, 0, "the bounce is cut at the top of the content")
+        // Mid-range, the same curve bounces past its target freely.
+        animator = ScrollAnimator(offset: 2_000)
+        animator.scroll(to: 1_500, duration: 1, curve: curve, tag: 2)
+        lowest = .infinity
+        _ = animator.advance(to: 0, within: 0...3_000)
+        for k in 1...59 {
+            _ = animator.advance(to: Double(k) / 60, within: 0...3_000)
+            lowest = min(lowest, animator.presentedOffset)
+        }
+        XCTAssertLessThan(lowest, 1_000)
+        XCTAssertGreaterThan(lowest, 0)
+        // An animation that starts beyond the range (content that shrank) starts where it is.
+        animator = ScrollAnimator(offset: 5_000)
+        animator.scroll(to: 3_000, duration: 1, curve: .easeInOut, tag: 3)
+        _ = animator.advance(to: 0, within: 0...3_000)
+        _ = animator.advance(to: 1.0 / 60, within: 0...3_000)
+        XCTAssertGreaterThan(animator.presentedOffset, 4_990)
+    }
 }

@@ -80,7 +80,12 @@ public struct ScrollAnimator: Sendable {
     /// The offset for the frame that will be shown at `targetTime`; records it as presented.
     /// Returns the finished event when this frame ends the animation (its offset is then exactly
     /// the target).
-    public mutating func advance(to targetTime: Double) -> ScrollFinished? {
+    ///
+    /// `bounds` (the scrollable range) limits what a curve that overshoots (a `cubic-bezier` with
+    /// y outside [0, 1]) may show: it bounces past its target within the content, but never past
+    /// the content's ends. The range always includes the animation's own start and target, so an
+    /// animation that starts outside it (the view following content that shrank) does not jump.
+    public mutating func advance(to targetTime: Double, within bounds: ClosedRange<Double>? = nil) -> ScrollFinished? {
         guard var running = animation else { return nil }
         guard let startTime = running.startTime else {
             // First frame: remember when the animation started; it draws the starting offset,
@@ -97,8 +102,15 @@ public struct ScrollAnimator: Sendable {
         if progress >= 1 - Self.progressTolerance || progress < running.lastProgress { return finish(running) }
         running.lastProgress = progress
         animation = running
-        presentedOffset =
+        let value =
             running.startOffset + (running.targetOffset - running.startOffset) * running.curve.value(at: progress)
+        if let bounds {
+            let lowest = min(bounds.lowerBound, running.startOffset, running.targetOffset)
+            let highest = max(bounds.upperBound, running.startOffset, running.targetOffset)
+            presentedOffset = min(max(value, lowest), highest)
+        } else {
+            presentedOffset = value
+        }
         return nil
     }
 

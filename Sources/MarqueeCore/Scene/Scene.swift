@@ -108,7 +108,7 @@ public struct Scene: Sendable {
     public mutating func frame(at time: FrameTime, into list: inout DisplayList, finishedTags: inout [Int])
         -> ScrollFinished?
     {
-        let finished = animator.advance(to: time.targetTimestamp)
+        let finished = animator.advance(to: time.targetTimestamp, within: 0...layout.maxOffset)
         isDirty = false
         let target = time.targetTimestamp
         lastTargetTime = target
