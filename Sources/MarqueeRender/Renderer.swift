@@ -35,8 +35,9 @@ public final class Renderer {
         var color: Color?
         var accent: Color?
     }
-    /// The pixman image over the buffer last drawn into, kept while the buffer stays the same.
-    private var target: (buffer: PixelBuffer, image: PixmanImage)?
+    /// The frame buffers drawn into, each wrapped once: backends alternate between two or three,
+    /// and wrapping one anew each frame allocated.
+    private var targets: [(buffer: PixelBuffer, image: PixmanImage)] = []
 
     /// `fontOverride` is a font file used for every role instead of the style's fontconfig
     /// patterns (`--font PATH`); it is checked at once so a wrong path fails at start.
@@ -284,10 +285,10 @@ public final class Renderer {
             interior?.forEachConstantBox { box, _ in uncovered.addHole(box) }
         }
         uncovered.compute(width: Int32(image.width), height: Int32(image.height))
-        let count = Int32(uncovered.result.count)
-        guard count > 0 else { return }
-        uncovered.result.withUnsafeBufferPointer { boxes in
-            _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, count, boxes.baseAddress)
+        // One box per call: given several, pixman builds a region from them, which allocates on
+        // every frame; a single box is filled without.
+        for var box in uncovered.result {
+            _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, 1, &box)
         }
     }
 
@@ -354,11 +355,13 @@ public final class Renderer {
     }
 
     private func targetImage(for buffer: PixelBuffer) throws(RenderError) -> PixmanImage {
-        if let target, target.buffer === buffer { return target.image }
+        if let target = targets.first(where: { $0.buffer === buffer }) { return target.image }
         let image = try PixmanImage(
             wrapping: UnsafeMutableRawPointer(buffer.baseAddress), format: PIXMAN_x8r8g8b8, width: buffer.width,
             height: buffer.height, stride: buffer.stride * 4)
-        target = (buffer, image)
+        // A few at most: a backend that replaced its buffers (a new size) lets go of the old ones.
+        if targets.count == 4 { targets.removeFirst() }
+        targets.append((buffer, image))
         return image
     }
 }

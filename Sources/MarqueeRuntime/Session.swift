@@ -31,6 +31,8 @@ public final class Session {
     private var timeOrigin: Double?
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var decoded: [DecodedLine] = []
+    private var descriptors: [pollfd] = []
+    private var reading: [CommandSource] = []
     /// Scene tags are session-wide; each belongs to one source's command.
     var tagOwners: [Int: (source: CommandSource, seq: Int)] = [:]
     var nextTag = 1
@@ -126,11 +128,14 @@ public final class Session {
             for source in sources { source.output.flush() }
             trace?.flush()
         }
-        var descriptors = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+        // Kept across waits (capacity and all): a wait per frame should not allocate.
+        descriptors.removeAll(keepingCapacity: true)
+        descriptors.append(pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0))
         if let controlSocket { descriptors.append(pollfd(fd: controlSocket.fd, events: Int16(POLLIN), revents: 0)) }
         // Stop reading a source while a long backlog waits behind its `wait`: its writer is then
         // pushed back by the pipe or socket instead of Marquee buffering without bound.
-        let reading = sources.filter { $0.isReading && $0.pendingCount < 4096 }
+        reading.removeAll(keepingCapacity: true)
+        for source in sources where source.isReading && source.pendingCount < 4096 { reading.append(source) }
         for source in reading {
             descriptors.append(pollfd(fd: source.inputDescriptor, events: Int16(POLLIN), revents: 0))
         }
@@ -151,6 +156,7 @@ public final class Session {
         for (offset, source) in reading.enumerated() where descriptors[next + offset].revents != 0 {
             source.read(into: &readBuffer, scratch: &decoded)
         }
+        reading.removeAll(keepingCapacity: true)  // a closed client's source is let go now
     }
 
     private func acceptClients(_ socket: ControlSocket) {

@@ -21,6 +21,14 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { try frame.render() }
     }
 
+    // The scene and the renderer together, scrolling slowly among cached cards: what each vblank
+    // costs `marquee run` in a slow scroll (apart from the copy to the display).
+    Benchmark("Frame loop, slow scroll over cached cards (scene + render, 1920x1080)") { benchmark in
+        let frames = try ScrollingFrames(cards: 10_000)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try frames.renderNext() }
+    }
+
     // Cards never seen before: their text is laid out and drawn glyph by glyph (a fast scroll).
     Benchmark("Frame, new cards every frame (1920x1080)") { benchmark in
         let frames = try NewCardsFrames(cards: 200_000)

@@ -71,3 +71,41 @@ final class TurnedCardFrame {
 
     func render() throws { try renderer.render(list, deck: deck, into: buffer) }
 }
+
+/// A slow scroll over cards whose rasters and text layers are all cached: the scene computes the
+/// frame for its target time and the renderer draws it, as `marquee run` does each vblank. A
+/// warm-up scene passes over the range twice first; the measured scene is a fresh one scrolling
+/// the same range with the same renderer, so nothing new is drawn while measuring.
+final class ScrollingFrames {
+    let renderer: Renderer
+    let deck: Deck
+    var scene: Scene
+    var list = DisplayList()
+    let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
+    var time = 0.0
+    static let start = 5_000.5
+    static let range = 300.0  // px, covered in 100 s: 3 px/s, fractional offsets every frame
+
+    init(cards: Int) throws {
+        deck = benchDeck(cards: cards)
+        renderer = try Renderer()
+        var warmUp = Scene(deck: deck, viewport: benchSize)
+        for offset in stride(from: Self.start, through: Self.start + Self.range + 8, by: 4) + [Self.start] {
+            _ = warmUp.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 0)
+            _ = warmUp.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
+            try renderer.render(list, deck: deck, into: buffer)
+            try renderer.render(list, deck: deck, into: buffer)
+        }
+        scene = Scene(deck: deck, viewport: benchSize)
+        _ = scene.scroll(to: .offset(Self.start), duration: 0, curve: .linear, tag: 0)
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
+        _ = scene.scroll(to: .offset(Self.start + Self.range), duration: 100, curve: .linear, tag: 1)
+        try renderNext()
+    }
+
+    func renderNext() throws {
+        time += 1.0 / 60
+        _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
+        try renderer.render(list, deck: deck, into: buffer)
+    }
+}
