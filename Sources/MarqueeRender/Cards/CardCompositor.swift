@@ -3,17 +3,24 @@ import Glibc
 import MarqueeCore
 
 /// Composites a card's cached raster onto the frame with its presented attributes: translated
-/// by whole pixels when it is neither scaled nor rotated (the common, cheap case), otherwise with
-/// a pixman affine transform and bilinear filtering. Opacity goes through a solid mask; a tint is
-/// laid over the card through the card's own alpha, so it colors the card and not its corners.
+/// by whole pixels when it is neither scaled nor rotated (the common, cheap case); turned, by
+/// `TurnedCardCompositor`; otherwise with a pixman affine transform and bilinear filtering.
+/// Opacity goes through a solid mask; a tint is laid over the card through the card's own alpha,
+/// so it colors the card and not its corners.
 enum CardCompositor {
-    static func draw(_ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage) throws(RenderError) {
+    /// Who composites turned cards: Marquee's own compositor, or pixman (what the former is
+    /// tested against, and what tinted turned cards use).
+    enum TurnedCardPath { case own, pixman }
+
+    static func draw(
+        _ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage,
+        turnedCards path: TurnedCardPath = .own
+    ) throws(RenderError) {
         guard item.alpha > 0, item.scale > 1e-4 else { return }
         let opacity = min(item.alpha, 1)
         let mask =
             opacity < 1
-            ? try PixmanImage(
-                solid: pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((opacity * 65535).rounded()))) : nil
+            ? try PixmanImage(solid: pixman_color_t(red: 0, green: 0, blue: 0, alpha: solidMaskAlpha(opacity))) : nil
         let tint = try item.tint.map { color throws(RenderError) in
             try PixmanImage(solid: pixman_color_t(color, opacity: opacity))
         }
@@ -31,18 +38,32 @@ enum CardCompositor {
             return
         }
         guard let box = boundingBox(item, raster: raster, clip: target) else { return }
-        setTransform(of: raster, for: item)
-        // A turned card covers a fraction of its bounding box; clipping the target to the rows it
-        // crosses keeps pixman's (slow, general) bilinear fetch off the empty corners.
-        var rows = pixman_region32_t()
-        let clipped = item.rotation != 0 && coverage(item, raster: raster, within: box, into: &rows)
-        if clipped { pixman_image_set_clip_region32(target.handle, &rows) }
+        let transform = inverseTransform(for: item, raster: raster)
+        let rows = box.y..<(box.y + box.height)
+        let columns = box.x..<(box.x + box.width)
+        if item.rotation != 0, tint == nil, path == .own, raster.format == PIXMAN_a8r8g8b8,
+            target.format == PIXMAN_x8r8g8b8 || target.format == PIXMAN_a8r8g8b8
+        {
+            TurnedCardCompositor.composite(
+                raster, transform: transform, opacity: UInt32(solidMaskAlpha(opacity) >> 8),
+                outline: TurnedCardOutline(item, rasterWidth: raster.width, rasterHeight: raster.height), rows: rows,
+                columns: columns, onto: target)
+            return
+        }
+        var fixed = transform
+        pixman_image_set_transform(raster.handle, &fixed)
+        pixman_image_set_filter(raster.handle, PIXMAN_FILTER_BILINEAR, nil, 0)
+        // Clipped to the turned card's spans, as the own compositor is, keeping pixman's (slow,
+        // general) bilinear fetch off the empty corners.
+        var spans = pixman_region32_t()
+        let clipped = item.rotation != 0 && outlineRegion(item, raster: raster, rows: rows, columns: columns, &spans)
+        if clipped { pixman_image_set_clip_region32(target.handle, &spans) }
         defer {
             pixman_image_set_transform(raster.handle, nil)
             pixman_image_set_filter(raster.handle, PIXMAN_FILTER_NEAREST, nil, 0)
             if clipped {
                 pixman_image_set_clip_region32(target.handle, nil)
-                pixman_region32_fini(&rows)
+                pixman_region32_fini(&spans)
             }
         }
         pixman_image_composite32(
@@ -55,10 +76,13 @@ enum CardCompositor {
         }
     }
 
-    /// pixman maps destination pixels to source pixels, so the raster gets the inverse of
-    /// "scale about the center, rotate clockwise about the center, place at the frame":
+    /// The alpha of the solid mask that applies `opacity`, 16 bits as pixman colors have.
+    private static func solidMaskAlpha(_ opacity: Double) -> UInt16 { UInt16((opacity * 65535).rounded()) }
+
+    /// Maps destination pixels to source pixels (pixman samples that way), so it is the inverse
+    /// of "scale about the center, rotate clockwise about the center, place at the frame":
     /// card = T(w/2, h/2) · S(1/scale) · R(-rotation) · T(-center).
-    private static func setTransform(of raster: PixmanImage, for item: DisplayList.Item) {
+    private static func inverseTransform(for item: DisplayList.Item, raster: PixmanImage) -> pixman_transform {
         let centerX = item.frame.x + item.frame.width / 2
         let centerY = item.frame.y + item.frame.height / 2
         var transform = pixman_f_transform()
@@ -69,60 +93,21 @@ enum CardCompositor {
         pixman_f_transform_translate(&transform, nil, Double(raster.width) / 2, Double(raster.height) / 2)
         var fixed = pixman_transform()
         pixman_transform_from_pixman_f_transform(&fixed, &transform)
-        pixman_image_set_transform(raster.handle, &fixed)
-        pixman_image_set_filter(raster.handle, PIXMAN_FILTER_BILINEAR, nil, 0)
+        return fixed
     }
 
-    /// The transformed card's outline as one span of columns per row of `box`, widened by what the
-    /// bilinear filter reaches (a source pixel, at most `scale` target pixels, plus one). Fills
-    /// `region` and returns true, or false (region untouched) when no row is crossed.
-    static func coverage(
-        _ item: DisplayList.Item, raster: PixmanImage, within box: (x: Int32, y: Int32, width: Int32, height: Int32),
-        into region: inout pixman_region32_t
+    /// The turned card's spans as a pixman region; false (region untouched) when there are none.
+    private static func outlineRegion(
+        _ item: DisplayList.Item, raster: PixmanImage, rows: Range<Int32>, columns: Range<Int32>,
+        _ region: inout pixman_region32_t
     ) -> Bool {
-        let halfWidth = Double(raster.width) / 2 * item.scale
-        let halfHeight = Double(raster.height) / 2 * item.scale
-        let centerX = item.frame.x + item.frame.width / 2
-        let centerY = item.frame.y + item.frame.height / 2
-        let cosine = cos(item.rotation)
-        let sine = sin(item.rotation)
-        // Corners in order around the card, turned clockwise by the rotation (y points down),
-        // matching the inverse transform setTransform gives pixman.
-        let corners = [
-            (-halfWidth, -halfHeight), (halfWidth, -halfHeight), (halfWidth, halfHeight), (-halfWidth, halfHeight),
-        ]
-        .map { (x, y) in (x: centerX + cosine * x - sine * y, y: centerY + sine * x + cosine * y) }
-        let reach = max(1, item.scale).rounded(.up) + 1
+        let outline = TurnedCardOutline(item, rasterWidth: raster.width, rasterHeight: raster.height)
         var boxes: [pixman_box32_t] = []
-        boxes.reserveCapacity(Int(box.height))
-        for row in box.y..<(box.y + box.height) {
-            let top = Double(row) - reach
-            let bottom = Double(row + 1) + reach
-            var left = Double.infinity
-            var right = -Double.infinity
-            for index in 0..<4 {
-                let a = corners[index]
-                let b = corners[(index + 1) % 4]
-                guard max(a.y, b.y) >= top, min(a.y, b.y) <= bottom else { continue }
-                // The part of edge a→b inside the band top...bottom.
-                var low = 0.0
-                var high = 1.0
-                if a.y != b.y {
-                    let entering = (top - a.y) / (b.y - a.y)
-                    let leaving = (bottom - a.y) / (b.y - a.y)
-                    low = max(0, min(entering, leaving))
-                    high = min(1, max(entering, leaving))
-                }
-                for t in [low, high] {
-                    let x = a.x + (b.x - a.x) * t
-                    left = min(left, x)
-                    right = max(right, x)
-                }
+        boxes.reserveCapacity(rows.count)
+        for row in rows {
+            if let span = outline.span(ofRow: row, within: columns) {
+                boxes.append(pixman_box32_t(x1: span.x1, y1: row, x2: span.x2, y2: row + 1))
             }
-            guard left <= right else { continue }
-            let x1 = max(box.x, Int32((left - reach).rounded(.down)))
-            let x2 = min(box.x + box.width, Int32((right + reach).rounded(.up)))
-            if x2 > x1 { boxes.append(pixman_box32_t(x1: x1, y1: row, x2: x2, y2: row + 1)) }
         }
         guard !boxes.isEmpty else { return false }
         pixman_region32_init_rects(&region, boxes, Int32(boxes.count))

@@ -68,6 +68,8 @@ public final class PixmanImage {
 
     public var byteCount: Int { stride * height }
 
+    public var format: pixman_format_code_t { pixman_image_get_format(handle) }
+
     /// The image's own pixels (nil for solid fills and wrapped memory).
     public var pixels: UnsafeMutableRawPointer? { ownedPixels }
 }
