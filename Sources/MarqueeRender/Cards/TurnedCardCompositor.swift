@@ -35,9 +35,8 @@ enum TurnedCardCompositor {
             return sourcePixels[Int(y) * sourceRow + Int(x)]
         }
 
+        // The last color blended, the pixel it was blended over and the result (0 over 0 is 0).
         var lastColor: UInt32 = 0
-        var lastFaded: UInt32 = 0
-        var lastSource: UInt32 = 0
         var lastUnder: UInt32 = 0
         var lastBlend: UInt32 = 0
         for y in rows {
@@ -56,8 +55,6 @@ enum TurnedCardCompositor {
                 fixedY &+= stepY
                 let left = sampleX >> 16
                 let top = sampleY >> 16
-                let weightX = UInt32(truncatingIfNeeded: (sampleX >> 9) & 0x7F)
-                let weightY = UInt32(truncatingIfNeeded: (sampleY >> 9) & 0x7F)
                 var color: UInt32
                 // Inside, all four texels: 0 <= left < width - 1 and 0 <= top < height - 1, one
                 // unsigned comparison each.
@@ -70,39 +67,35 @@ enum TurnedCardCompositor {
                     // Equal texels interpolate to themselves exactly: no arithmetic needed.
                     color =
                         topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
-                        ? topLeft : bilinear(topLeft, topRight, bottomLeft, bottomRight, weightX, weightY)
+                        ? topLeft
+                        : bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     continue
                 } else {
                     color = bilinear(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
-                        weightX, weightY)
-                }
-                // Most of a card is its fill over a plain background: the same color over the same
-                // pixel, again and again. The last result is kept and reused for a repeat.
-                if opacity != 255 {
-                    if color != lastColor {
-                        lastColor = color
-                        lastFaded = multiply(color, by: opacity)
-                    }
-                    color = lastFaded
+                        weight(sampleX), weight(sampleY))
                 }
                 if color == 0 { continue }
-                let alpha = color >> 24
-                if alpha == 255 {
-                    out[x] = color
-                    continue
-                }
+                // Most of a card is its fill over a plain background: the same color over the same
+                // pixel, again and again. The last result is kept and reused for a repeat.
                 let under = out[x]
-                if color != lastSource || under != lastUnder {
-                    lastSource = color
+                if color != lastColor || under != lastUnder {
+                    lastColor = color
                     lastUnder = under
-                    lastBlend = addSaturating(multiply(under, by: 255 - alpha), color)
+                    let faded = opacity == 255 ? color : multiply(color, by: opacity)
+                    let alpha = faded >> 24
+                    lastBlend =
+                        alpha == 255 ? faded : faded == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), faded)
                 }
                 out[x] = lastBlend
             }
         }
     }
+
+    /// The filter weight of a 16.16 coordinate: the top 7 bits of its fraction.
+    @inline(__always)
+    static func weight(_ fixed: Int32) -> UInt32 { UInt32(truncatingIfNeeded: (fixed >> 9) & 0x7F) }
 
     /// pixman's 64-bit bilinear interpolation: weights of 7 bits doubled to 8, each channel the
     /// truncated weighted sum (the weights add up to 65536).
