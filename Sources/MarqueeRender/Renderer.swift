@@ -16,6 +16,11 @@ public final class Renderer {
     private let textLayers: CardRasterCache
     /// Cards drawn once without a text layer (bounded: cleared past 4096 entries).
     private var sightedOnce = Set<CardRasterCache.Key>()
+    /// Text layers made in the frame being drawn. Making a layer costs more than drawing the text
+    /// glyph by glyph, so when a scroll slows down and many cards come back at once (the end of
+    /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
+    private var layersMadeThisFrame = 0
+    private static let layersPerFrame = 2
     /// Backgrounds shared by every card of the same size, fill and accent.
     private var backgrounds: [BackgroundKey: PixmanImage] = [:]
     private var textColor: PixmanImage?
@@ -85,6 +90,7 @@ public final class Renderer {
         try prepare(style: deck.style)
         guard let rasterizer, let fonts, let headerColor else { return }
         let image = try targetImage(for: buffer)
+        layersMadeThisFrame = 0
         planInteriors(list, deck: deck)
         fillBackground(list.background, of: image)
         for (index, item) in list.items.enumerated() {
@@ -339,11 +345,12 @@ public final class Renderer {
         let text: CardImage
         if let cached = textLayers.cachedImage(for: key) {
             text = cached
-        } else if sightedOnce.insert(key).inserted {
+        } else if sightedOnce.insert(key).inserted || layersMadeThisFrame >= Self.layersPerFrame {
             if sightedOnce.count > 4096 { sightedOnce = [key] }
             rasterizer.drawText(card, width: width, height: height, onto: image, x: x, y: y)
             return
         } else {
+            layersMadeThisFrame += 1
             text = try textLayers.image(for: key) { () throws(RenderError) in
                 try rasterizer.textLayer(card, width: width, height: height)
             }
