@@ -85,8 +85,11 @@ enum TurnedCardCompositor {
                     lastUnder = under
                     let faded = opacity == 255 ? color : multiply(color, by: opacity)
                     let alpha = faded >> 24
-                    lastBlend =
-                        alpha == 255 ? faded : faded == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), faded)
+                    if alpha == 255 {
+                        lastBlend = faded
+                    } else {
+                        lastBlend = faded == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), faded)
+                    }
                 }
                 out[x] = lastBlend
             }
