@@ -53,6 +53,61 @@ final class FrameCopierTests: XCTestCase {
         for y in 0..<45 { for x in 0..<70 { XCTAssertEqual(back.pixel(x: x, y: y), frame.pixel(x: x, y: y)) } }
     }
 
+    /// Quarter turns move four pixels at a time through 4x4 transposes within tiles, one by one
+    /// at the edges: every pixel of a frame larger than a tile, with odd sizes and a band of rows
+    /// not aligned to four, must land where the panel shows it, in every scan-out format, and
+    /// nothing outside the band may be written.
+    func testQuarterTurnsPlaceEveryPixelInEveryFormat() {
+        let width = 2 * FrameCopier.tile + 45
+        let height = FrameCopier.tile + 43
+        let frame = PixelBuffer(width: width, height: height)
+        var random = SplitMix64(seed: 3)
+        // Every byte random, the fourth included (`pixel(x:y:)` hides it; the copy must not).
+        var values = [UInt32](repeating: 0, count: width * height)
+        for index in values.indices { values[index] = UInt32(truncatingIfNeeded: random.next()) }
+        frame.withPixels { pixels in
+            for y in 0..<height { for x in 0..<width { pixels[y * frame.stride + x] = values[y * width + x] } }
+        }
+        let band = 5..<(height - 6)
+        for format in [ScanoutFormat.xrgb8888, .xbgr8888, .rgb565, .bgr565] {
+            for rotation in [Rotation.quarter, .threeQuarters] {
+                let panel = rotation.panelSize(ofLogical: frame.size)
+                let bytesPerRow = panel.width * format.bytesPerPixel + 8  // padded rows, as panels have
+                var memory = [UInt8](repeating: 0xAB, count: bytesPerRow * panel.height)
+                memory.withUnsafeMutableBytes { raw in
+                    let surface = ScanoutSurface(
+                        base: raw.baseAddress!, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height,
+                        format: format)
+                    FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation)
+                }
+                var wrong = 0
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let (panelX, panelY) = rotation == .quarter ? (height - 1 - y, x) : (y, width - 1 - x)
+                        let offset = panelY * bytesPerRow + panelX * format.bytesPerPixel
+                        let stored = (0..<format.bytesPerPixel).reduce(UInt32(0)) { word, byte in
+                            word | UInt32(memory[offset + byte]) << (8 * byte)
+                        }
+                        let pixel = values[y * width + x]
+                        let expected: UInt32
+                        if !band.contains(y) {
+                            expected = format.bytesPerPixel == 4 ? 0xABAB_ABAB : 0xABAB
+                        } else {
+                            switch format {
+                            case .xrgb8888: expected = XRGB8888Encoding.encode(pixel)
+                            case .xbgr8888: expected = XBGR8888Encoding.encode(pixel)
+                            case .rgb565: expected = UInt32(RGB565Encoding.encode(pixel))
+                            case .bgr565: expected = UInt32(BGR565Encoding.encode(pixel))
+                            }
+                        }
+                        if stored != expected { wrong += 1 }
+                    }
+                }
+                XCTAssertEqual(wrong, 0, "\(format) \(rotation)")
+            }
+        }
+    }
+
     func testOnlyTheGivenRowsAreWritten() {
         let frame = numberedFrame()
         for rotation in Rotation.allCases {

@@ -1,0 +1,90 @@
+import MarqueeCore
+
+/// A quarter turn of frame rows into scan-out memory, four by four: four frame rows are read four
+/// pixels at a time and transposed in registers, so each read and each write moves 16 bytes
+/// instead of one pixel, and each written panel row segment is contiguous (which write-combined
+/// scan-out memory needs). Pixels outside whole 4x4 blocks are copied one by one.
+enum QuarterTurn {
+    /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise,
+    /// in `tile`-sized squares so that reads and writes stay within a few dozen cache lines.
+    static func copy<Encoding: PixelEncoding>(
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, clockwise: Bool, tile: Int,
+        as _: Encoding.Type
+    ) {
+        let source = UnsafePointer(frame.baseAddress)
+        let sourceStride = frame.stride
+        let frameWidth = frame.width
+        let frameHeight = frame.height
+        let wordSize = MemoryLayout<Encoding.Word>.size
+        // Clockwise, frame (x, y) lands on panel (frameHeight - 1 - y, x); counter-clockwise, on
+        // panel (y, frameWidth - 1 - x).
+        @inline(__always) func panelAddress(frameX x: Int, frameY y: Int) -> UnsafeMutableRawPointer {
+            let (panelX, panelY) = clockwise ? (frameHeight &- 1 &- y, x) : (y, frameWidth &- 1 &- x)
+            return surface.base + (panelY &* surface.bytesPerRow &+ panelX &* wordSize)
+        }
+        @inline(__always) func copyPixel(x: Int, y: Int) {
+            panelAddress(frameX: x, frameY: y).storeBytes(
+                of: Encoding.encode(source[y * sourceStride + x]), as: Encoding.Word.self)
+        }
+        @inline(__always) func store(_ pixels: SIMD4<UInt32>, at address: UnsafeMutableRawPointer) {
+            address.storeBytes(of: Encoding.encode(pixels), as: SIMD4<Encoding.Word>.self)
+        }
+        var top = rows.lowerBound
+        while top < rows.upperBound {
+            let bottom = min(top + tile, rows.upperBound)
+            let blockBottom = top + (bottom - top) / 4 * 4
+            var left = 0
+            while left < frameWidth {
+                let right = min(left + tile, frameWidth)
+                let blockRight = left + (right - left) / 4 * 4
+                // Four frame columns (four panel rows) at a time, down the tile's rows, so that
+                // each panel row segment is written in order.
+                var x = left
+                while x < blockRight {
+                    // The four panel rows' addresses for frame row `top`; each block of four frame
+                    // rows moves them four pixels left (clockwise) or right.
+                    let firstRow = clockwise ? top &+ 3 : top
+                    let panel0 = panelAddress(frameX: x, frameY: firstRow)
+                    let panel1 = panelAddress(frameX: x &+ 1, frameY: firstRow)
+                    let panel2 = panelAddress(frameX: x &+ 2, frameY: firstRow)
+                    let panel3 = panelAddress(frameX: x &+ 3, frameY: firstRow)
+                    let step = clockwise ? -4 &* wordSize : 4 &* wordSize
+                    var offset = 0
+                    var from = source + (top &* sourceStride &+ x)
+                    var y = top
+                    while y < blockBottom {
+                        let row0 = UnsafeRawPointer(from).loadUnaligned(as: SIMD4<UInt32>.self)
+                        let row1 = UnsafeRawPointer(from + sourceStride).loadUnaligned(as: SIMD4<UInt32>.self)
+                        let row2 = UnsafeRawPointer(from + 2 &* sourceStride).loadUnaligned(as: SIMD4<UInt32>.self)
+                        let row3 = UnsafeRawPointer(from + 3 &* sourceStride).loadUnaligned(as: SIMD4<UInt32>.self)
+                        // Panel row x + c takes frame column x + c of frame rows y...y+3: in
+                        // descending panel x clockwise, ascending otherwise.
+                        if clockwise {
+                            store(SIMD4(row3[0], row2[0], row1[0], row0[0]), at: panel0 + offset)
+                            store(SIMD4(row3[1], row2[1], row1[1], row0[1]), at: panel1 + offset)
+                            store(SIMD4(row3[2], row2[2], row1[2], row0[2]), at: panel2 + offset)
+                            store(SIMD4(row3[3], row2[3], row1[3], row0[3]), at: panel3 + offset)
+                        } else {
+                            store(SIMD4(row0[0], row1[0], row2[0], row3[0]), at: panel0 + offset)
+                            store(SIMD4(row0[1], row1[1], row2[1], row3[1]), at: panel1 + offset)
+                            store(SIMD4(row0[2], row1[2], row2[2], row3[2]), at: panel2 + offset)
+                            store(SIMD4(row0[3], row1[3], row2[3], row3[3]), at: panel3 + offset)
+                        }
+                        offset &+= step
+                        from += 4 &* sourceStride
+                        y &+= 4
+                    }
+                    for y in blockBottom..<bottom {
+                        for column in 0..<4 { copyPixel(x: x + column, y: y) }
+                    }
+                    x += 4
+                }
+                for x in blockRight..<right {
+                    for y in top..<bottom { copyPixel(x: x, y: y) }
+                }
+                left = right
+            }
+            top = bottom
+        }
+    }
+}
