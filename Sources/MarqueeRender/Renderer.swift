@@ -40,9 +40,17 @@ public final class Renderer {
         var color: Color?
         var accent: Color?
     }
-    /// The frame buffers drawn into, each wrapped once: backends alternate between two or three,
-    /// and wrapping one anew each frame allocated.
-    private var targets: [(buffer: PixelBuffer, image: PixmanImage)] = []
+    /// A frame buffer drawn into: wrapped once (backends alternate between two or three, and
+    /// wrapping one anew each frame allocated), with a record of the frame it holds.
+    private struct Target {
+        let buffer: PixelBuffer
+        let image: PixmanImage
+        var drawn = DrawnFrame.unknown
+    }
+    private var targets: [Target] = []
+    /// The frame being drawn, described item by item (storage kept across frames).
+    private var wanted = DrawnFrame()
+    private var damage = FrameDamage()
 
     /// `fontOverride` is a font file used for every role instead of the style's fontconfig
     /// patterns (`--font PATH`); it is checked at once so a wrong path fails at start.
@@ -72,6 +80,8 @@ public final class Renderer {
         sightedOnce.removeAll()
         backgrounds.removeAll()
         headerLines.removeAll()
+        // Every buffer holds frames drawn in the old style.
+        for index in targets.indices { targets[index].drawn = .unknown }
     }
 
     private func fontLocator() throws(RenderError) -> FontLocator {
@@ -86,14 +96,83 @@ public final class Renderer {
     /// Card images drawn so far (full rasters and text layers: misses of their caches).
     public var rasterizedCardCount: Int { cache.rasterizedCount + textLayers.rasterizedCount }
 
-    public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) {
+    /// Draws `list` into `buffer` and returns the rows that changed in it: only what differs from
+    /// the frame the buffer already holds is redrawn (each buffer's last frame is remembered), so
+    /// a frame where one card changed touches that card's rows. Empty when nothing changed.
+    @discardableResult
+    public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) -> Range<Int> {
         try prepare(style: deck.style)
-        guard let rasterizer, let fonts, let headerColor else { return }
-        let image = try targetImage(for: buffer)
+        guard let rasterizer, let fonts, headerColor != nil else { return 0..<buffer.height }
+        let target = try targetIndex(for: buffer)
+        let image = targets[target].image
+        describe(list, deck: deck, width: buffer.width, height: buffer.height, headerReach: fonts.header.pixelSize)
+        damage.compute(from: targets[target].drawn, to: wanted)
+        // The buffer's record becomes this frame (the old record's storage is reused next frame);
+        // a frame that fails part-way leaves the buffer's content unknown.
+        swap(&targets[target].drawn, &wanted)
+        guard !damage.bands.isEmpty else { return 0..<0 }
         layersMadeThisFrame = 0
         planInteriors(list, deck: deck)
+        do {
+            if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
+                try draw(list, deck: deck, rows: nil, target: target, rasterizer: rasterizer, fonts: fonts)
+            } else {
+                for band in damage.bands {
+                    clip(image, to: band)
+                    defer { pixman_image_set_clip_region32(image.handle, nil) }
+                    try draw(list, deck: deck, rows: band, target: target, rasterizer: rasterizer, fonts: fonts)
+                }
+            }
+        } catch {
+            targets[target].drawn = .unknown
+            throw error
+        }
+        return damage.covering
+    }
+
+    /// Describes the frame `list` draws, item by item, into `wanted`.
+    private func describe(_ list: DisplayList, deck: Deck, width: Int, height: Int, headerReach: Int) {
+        wanted.width = width
+        wanted.height = height
+        wanted.background = list.background
+        wanted.items.removeAll(keepingCapacity: true)
+        // Cards draw within their frame, but for antialiasing and filtering; a header's glyphs can
+        // be taller than its row.
+        let cardReach = 3.0
+        for item in list.items {
+            switch item.content {
+            case .card(_, let section, let itemIndex):
+                wanted.items.append(
+                    DrawnItem(item, look: .card(deck.sections[section].cards[itemIndex]), reach: cardReach))
+            case .leavingCard(let card, _):
+                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
+            case .header(let section):
+                wanted.items.append(
+                    DrawnItem(item, look: .header(deck.sections[section].title), reach: Double(headerReach)))
+            case .leavingHeader(let title, _):
+                wanted.items.append(DrawnItem(item, look: .header(title), reach: Double(headerReach)))
+            }
+        }
+    }
+
+    /// Restricts pixman's drawing into `image` to `rows` (a one-box region: no allocation).
+    private func clip(_ image: PixmanImage, to rows: Range<Int>) {
+        var region = pixman_region32_t()
+        pixman_region32_init_rect(&region, 0, Int32(rows.lowerBound), UInt32(image.width), UInt32(rows.count))
+        pixman_image_set_clip_region32(image.handle, &region)
+        pixman_region32_fini(&region)
+    }
+
+    /// Draws the background and every item that reaches `rows` (all of them when nil; the image's
+    /// clip then keeps pixman within the rows, and the turned-card compositor is told them).
+    private func draw(
+        _ list: DisplayList, deck: Deck, rows: Range<Int>?, target: Int, rasterizer: CardRasterizer, fonts: FontSet
+    ) throws(RenderError) {
+        guard let headerColor else { return }
+        let image = targets[target].image
         fillBackground(list.background, of: image)
         for (index, item) in list.items.enumerated() {
+            if let rows, !targets[target].drawn.items[index].rows.overlaps(rows) { continue }
             if let interior = interiors[index] {
                 try drawCardOverUniformBackground(interior, item, rasterizer: rasterizer, onto: image)
                 continue
@@ -105,9 +184,10 @@ public final class Renderer {
             case .leavingHeader(let title, _):
                 try drawHeader(title, item, fonts: fonts, color: headerColor, onto: image)
             case .card(_, let section, let itemIndex):
-                try drawCard(deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image)
+                try drawCard(
+                    deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image, rows: rows)
             case .leavingCard(let card, _):
-                try drawCard(card, item, rasterizer: rasterizer, onto: image)
+                try drawCard(card, item, rasterizer: rasterizer, onto: image, rows: rows)
             }
         }
     }
@@ -144,9 +224,9 @@ public final class Renderer {
     /// its cached text layer through the text color: OVER is associative, so this equals drawing
     /// the text into the background first, without a full-size image per card. Transformed, faded
     /// or tinted cards are composited from one cached raster of the whole card.
-    private func drawCard(_ card: Card, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage)
-        throws(RenderError)
-    {
+    private func drawCard(
+        _ card: Card, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage, rows: Range<Int>?
+    ) throws(RenderError) {
         let width = Int(item.frame.width.rounded())
         let height = Int(item.frame.height.rounded())
         guard width > 0, height > 0 else { return }
@@ -164,7 +244,7 @@ public final class Renderer {
         let raster = try cache.image(for: key) { () throws(RenderError) in
             CardImage(image: try rasterizer.rasterize(card, width: width, height: height))
         }
-        if let whole = raster.image { try CardCompositor.draw(whole, item, onto: image) }
+        if let whole = raster.image { try CardCompositor.draw(whole, item, onto: image, within: rows) }
     }
 
     private func sharedBackground(_ card: Card, width: Int, height: Int, rasterizer: CardRasterizer) throws(RenderError)
@@ -361,14 +441,14 @@ public final class Renderer {
             Int32(layer.width), Int32(layer.height))
     }
 
-    private func targetImage(for buffer: PixelBuffer) throws(RenderError) -> PixmanImage {
-        if let target = targets.first(where: { $0.buffer === buffer }) { return target.image }
+    private func targetIndex(for buffer: PixelBuffer) throws(RenderError) -> Int {
+        if let index = targets.firstIndex(where: { $0.buffer === buffer }) { return index }
         let image = try PixmanImage(
             wrapping: UnsafeMutableRawPointer(buffer.baseAddress), format: PIXMAN_x8r8g8b8, width: buffer.width,
             height: buffer.height, stride: buffer.stride * 4)
         // A few at most: a backend that replaced its buffers (a new size) lets go of the old ones.
         if targets.count == 4 { targets.removeFirst() }
-        targets.append((buffer, image))
-        return image
+        targets.append(Target(buffer: buffer, image: image))
+        return targets.count - 1
     }
 }

@@ -211,8 +211,8 @@ public final class Session {
         let finished = scene.frame(at: time, into: &displayList, finishedTags: &finishedTags)
         let buffer = backend.frameBuffer()
         do {
-            try renderer.render(displayList, deck: scene.deck, into: buffer)
-            try backend.present(buffer, at: time)
+            let changedRows = try renderer.render(displayList, deck: scene.deck, into: buffer)
+            try backend.present(buffer, changedRows: changedRows, at: time)
         } catch let error as RenderError {
             throw RuntimeError("rendering failed: \(error.message)")
         } catch {

@@ -71,8 +71,9 @@ final class CLIParsingTests: XCTestCase {
                 try XCTUnwrap(Marquee.parseAsRoot(["bench", "--scene", scene.rawValue]) as? Bench).scene, scene)
         }
         XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--scene", "cards-4k"]))
-        XCTAssertThrowsError(
-            try Marquee.parseAsRoot(["bench", "--scene", "transitions-1080p", "--scroll-to-card", "3"]))
+        for scene in ["transitions-1080p", "update-1080p"] {
+            XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--scene", scene, "--scroll-to-card", "3"]), scene)
+        }
     }
 
     func testBenchScenes() {

@@ -31,6 +31,27 @@ final class ScanoutDamageTests: XCTestCase {
         XCTAssertEqual(damage.changedRows(inBuffer: 0), [0..<6])
     }
 
+    /// Only the rows the renderer says it wrote are hashed again; what a buffer lacks is still
+    /// counted against the frame as a whole (rows changed in an earlier frame included).
+    func testOnlyTheRowsTheRendererWroteAreHashedAgain() {
+        let frame = PixelBuffer(width: 5, height: 8)
+        let damage = ScanoutDamage(rows: 8, buffers: 2)
+        damage.measure(frame)
+        damage.recordCopy(toBuffer: 0)
+        damage.recordCopy(toBuffer: 1)
+        frame.withPixels {
+            $0[1 * 5] = 0xFF00_0001; $0[6 * 5] = 0xFF00_0002
+        }
+        damage.measure(frame, rows: 0..<3)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [1..<2], "row 6 was not said to change: not hashed")
+        damage.recordCopy(toBuffer: 0)
+        damage.measure(frame, rows: 5..<7)
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [6..<7])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [1..<2, 6..<7], "buffer 1 still lacks row 1")
+        damage.measure(frame, rows: 0..<0)
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [1..<2, 6..<7])
+    }
+
     func testEveryPixelOfARowCounts() {
         // Odd widths leave a last pixel outside the 64-bit words.
         for width in [1, 2, 7, 8, 9, 33] {

@@ -155,10 +155,10 @@ public final class DRMBackend: DisplayBackend {
 
     public func frameBuffer() -> PixelBuffer { shadow }
 
-    public func present(_ buffer: PixelBuffer, at time: FrameTime) throws(DisplayError) {
+    public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
         let back = 1 - front
-        damage.measure(shadow)
+        damage.measure(shadow, rows: changedRows)
         damage.copyChangedRows(of: shadow, into: buffers[back].surface, buffer: back, rotation: rotation)
         let result = modesetter.flip(to: buffers[back].framebufferID, events: link.events)
         guard result == 0 else {

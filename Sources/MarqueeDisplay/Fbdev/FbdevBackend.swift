@@ -54,10 +54,10 @@ public final class FbdevBackend: DisplayBackend {
 
     public func frameBuffer() -> PixelBuffer { shadow }
 
-    public func present(_ buffer: PixelBuffer, at time: FrameTime) throws(DisplayError) {
+    public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "FbdevBackend.present: not the buffer handed out by frameBuffer()")
         let target = device.pageCount == 2 ? 1 - visiblePage : 0
-        damage.measure(shadow)
+        damage.measure(shadow, rows: changedRows)
         damage.copyChangedRows(of: shadow, into: device.page(target), buffer: target, rotation: rotation)
         if device.pageCount == 2 {
             try device.pan(to: target)

@@ -17,11 +17,12 @@ final class ScanoutDamage {
         held = [[UInt64]?](repeating: nil, count: buffers)
     }
 
-    /// Hashes every row of the frame just rendered.
-    func measure(_ frame: PixelBuffer) {
+    /// Hashes the rows of the frame just rendered that the renderer wrote (`rows`; all of them by
+    /// default); the others keep the hashes they had, the frame being unchanged there.
+    func measure(_ frame: PixelBuffer, rows: Range<Int>? = nil) {
         precondition(frame.height == frameHashes.count, "ScanoutDamage: frame height changed")
         let base = UnsafeRawPointer(frame.baseAddress)
-        for y in 0..<frame.height {
+        for y in (rows ?? 0..<frame.height).clamped(to: 0..<frame.height) {
             frameHashes[y] = Self.hash(base + y * frame.stride * 4, pixels: frame.width)
         }
     }

@@ -29,10 +29,11 @@ public final class ScanoutTimer {
 
     deinit { for bytes in memory { bytes.deallocate() } }
 
-    /// Sends `frame` to the next buffer as a backend's `present` would; returns milliseconds.
-    public func present(_ frame: PixelBuffer) -> Double {
+    /// Sends `frame` to the next buffer as a backend's `present` would, `changedRows` being what
+    /// the renderer wrote (nil: unknown, every row is hashed); returns milliseconds.
+    public func present(_ frame: PixelBuffer, changedRows: Range<Int>? = nil) -> Double {
         let start = MonotonicClock.now()
-        damage.measure(frame)
+        damage.measure(frame, rows: changedRows)
         damage.copyChangedRows(of: frame, into: surfaces[next], buffer: next, rotation: rotation)
         next = (next + 1) % surfaces.count
         return (MonotonicClock.now() - start) * 1000

@@ -12,11 +12,14 @@ enum CardCompositor {
     /// tested against, and what tinted turned cards use).
     enum TurnedCardPath { case own, pixman }
 
+    /// `rows`, when given, are the only rows being redrawn: the target's clip is set to them, and
+    /// whatever this sets as the clip is put back to them afterwards.
     static func draw(
-        _ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage,
+        _ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage, within rows: Range<Int>? = nil,
         turnedCards path: TurnedCardPath = .own
     ) throws(RenderError) {
         guard item.alpha > 0, item.scale > 1e-4 else { return }
+        let redrawn = rows
         let opacity = min(item.alpha, 1)
         let mask =
             opacity < 1
@@ -39,7 +42,9 @@ enum CardCompositor {
         }
         guard let box = boundingBox(item, raster: raster, clip: target) else { return }
         let transform = inverseTransform(for: item, raster: raster)
-        let rows = box.y..<(box.y + box.height)
+        var rows = box.y..<(box.y + box.height)
+        if let band = redrawn { rows = rows.clamped(to: Int32(band.lowerBound)..<Int32(band.upperBound)) }
+        guard !rows.isEmpty else { return }
         let columns = box.x..<(box.x + box.width)
         if item.rotation != 0, tint == nil, path == .own, raster.format == PIXMAN_a8r8g8b8,
             target.format == PIXMAN_x8r8g8b8 || target.format == PIXMAN_a8r8g8b8
@@ -62,7 +67,15 @@ enum CardCompositor {
             pixman_image_set_transform(raster.handle, nil)
             pixman_image_set_filter(raster.handle, PIXMAN_FILTER_NEAREST, nil, 0)
             if clipped {
-                pixman_image_set_clip_region32(target.handle, nil)
+                if let redrawn {
+                    var band = pixman_region32_t()
+                    pixman_region32_init_rect(
+                        &band, 0, Int32(redrawn.lowerBound), UInt32(target.width), UInt32(redrawn.count))
+                    pixman_image_set_clip_region32(target.handle, &band)
+                    pixman_region32_fini(&band)
+                } else {
+                    pixman_image_set_clip_region32(target.handle, nil)
+                }
                 pixman_region32_fini(&spans)
             }
         }

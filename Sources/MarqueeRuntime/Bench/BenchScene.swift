@@ -10,6 +10,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case cards1080pSlow = "cards-1080p-slow"
     /// A batch of 3 inserts and 3 deletes in view, over the transition's 0.35 s.
     case transitions1080p = "transitions-1080p"
+    /// One card in view updated in place (its old content fades out over the new, 0.35 s) while
+    /// the rest of the board stands still: a departure board's everyday frame.
+    case update1080p = "update-1080p"
     /// A 480x320 SPI panel: a smaller deck scrolling 12 cards in 2 s, each frame also converted to
     /// RGB565 and copied out as the fbdev backend does.
     case cardsSPI = "cards-spi"
@@ -19,20 +22,23 @@ public enum BenchScene: String, CaseIterable, Sendable {
     }
 
     /// Seconds of animation the frames cover.
-    public var duration: Double { self == .transitions1080p ? 0.35 : 2.0 }
+    public var duration: Double { self == .transitions1080p || self == .update1080p ? 0.35 : 2.0 }
 
-    /// One frame per 60 Hz vblank over the duration (120, or 21 for the transition).
+    /// One frame per 60 Hz vblank over the duration (120, or 21 for the transitions).
     public var defaultFrames: Int { Int((duration * 60).rounded()) }
 
     /// What the scene does at time 0, given the deck size: the scroll target, or nil for the
-    /// transition scene (which edits instead).
+    /// scenes that edit instead.
     func scrollTarget(cards: Int, override: Int?) -> Int? {
         switch self {
         case .cards1080p: override ?? cards / 2
         case .cards1080pSlow, .cardsSPI: override ?? 12
-        case .transitions1080p: nil
+        case .transitions1080p, .update1080p: nil
         }
     }
+
+    /// Whether the scene edits the deck in view instead of scrolling.
+    public var edits: Bool { self == .transitions1080p || self == .update1080p }
 
     /// Whether each frame is also sent through the fbdev scan-out stage as RGB565.
     var convertsToRGB565: Bool { self == .cardsSPI }

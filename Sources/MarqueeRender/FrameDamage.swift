@@ -1,0 +1,120 @@
+import Glibc
+import MarqueeCore
+
+/// What a frame buffer was last drawn with, item by item: enough to tell which rows a new frame
+/// changes in that buffer. Backends alternate between buffers, so each buffer has its own record
+/// and the difference is always taken against what that buffer really holds.
+struct DrawnFrame {
+    var width = 0
+    var height = 0
+    var background = Color.black
+    var items: [DrawnItem] = []
+
+    /// Nothing known: the next frame drawn into the buffer is drawn whole.
+    static let unknown = DrawnFrame()
+}
+
+/// One drawn item: what it shows (the card's content, the header's title) and how.
+struct DrawnItem {
+    enum Look: Equatable {
+        case card(Card)
+        case header(String?)
+    }
+
+    var look: Look
+    var frame: Rect
+    var alpha: Double
+    var scale: Double
+    var rotation: Double
+    var tint: Color?
+    /// The rows the item can touch, widened for what is drawn past its frame (antialiasing and
+    /// bilinear filtering; a header's glyphs, which may be taller than its row).
+    var rows: Range<Int>
+
+    init(_ item: DisplayList.Item, look: Look, reach: Double) {
+        self.look = look
+        frame = item.frame
+        alpha = item.alpha
+        scale = item.scale
+        rotation = item.rotation
+        tint = item.tint
+        // Half the height of the turned, scaled frame's bounding box.
+        let halfWidth = item.frame.width / 2 * item.scale
+        let halfHeight = item.frame.height / 2 * item.scale
+        let extent = abs(sin(item.rotation)) * halfWidth + abs(cos(item.rotation)) * halfHeight
+        let center = item.frame.y + item.frame.height / 2
+        let top = Int((center - extent - reach).rounded(.down))
+        let bottom = Int((center + extent + reach).rounded(.up))
+        rows = top..<max(top, bottom)
+    }
+
+    /// Drawn the same: the cheap comparisons first, the card's content last.
+    func looksLike(_ other: DrawnItem) -> Bool {
+        frame == other.frame && alpha == other.alpha && scale == other.scale && rotation == other.rotation
+            && tint == other.tint && look == other.look
+    }
+}
+
+/// The rows a frame changes in a buffer, as a few bands: the rows of every item that is new,
+/// gone or drawn differently, plus those of items whose drawing order changed. Everything else in
+/// the buffer is already what the frame would draw there. Storage is kept across frames.
+struct FrameDamage {
+    private(set) var bands: [Range<Int>] = []
+    private var matched: [Bool] = []
+
+    /// Fills `bands` with the rows to redraw when `old` is in the buffer and `new` is wanted.
+    mutating func compute(from old: DrawnFrame, to new: DrawnFrame) {
+        bands.removeAll(keepingCapacity: true)
+        guard old.width == new.width, old.height == new.height, old.background == new.background else {
+            bands.append(0..<new.height)
+            return
+        }
+        matched.removeAll(keepingCapacity: true)
+        for _ in old.items { matched.append(false) }
+        // Match items in drawing order: an item found earlier than the last match has moved in
+        // the order and is redrawn, so overlapping items are painted in the new order.
+        var next = 0
+        for item in new.items {
+            var found = false
+            var index = next
+            while index < old.items.count {
+                if !matched[index], old.items[index].looksLike(item) {
+                    matched[index] = true
+                    next = index + 1
+                    found = true
+                    break
+                }
+                index += 1
+            }
+            if !found { add(item.rows, height: new.height) }
+        }
+        for (index, item) in old.items.enumerated() where !matched[index] { add(item.rows, height: new.height) }
+    }
+
+    /// Adds rows, keeping the bands sorted and merged (bands closer than 16 rows become one:
+    /// drawing the few rows between costs less than visiting every item once more).
+    private mutating func add(_ rows: Range<Int>, height: Int) {
+        let rows = rows.clamped(to: 0..<height)
+        guard !rows.isEmpty else { return }
+        var merged = rows
+        var index = 0
+        while index < bands.count {
+            let band = bands[index]
+            if band.lowerBound <= merged.upperBound + 16, merged.lowerBound <= band.upperBound + 16 {
+                merged = min(band.lowerBound, merged.lowerBound)..<max(band.upperBound, merged.upperBound)
+                bands.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        var position = 0
+        while position < bands.count, bands[position].lowerBound < merged.lowerBound { position += 1 }
+        bands.insert(merged, at: position)
+    }
+
+    /// The rows of all bands together (empty when nothing changed).
+    var covering: Range<Int> {
+        guard let first = bands.first, let last = bands.last else { return 0..<0 }
+        return first.lowerBound..<last.upperBound
+    }
+}
