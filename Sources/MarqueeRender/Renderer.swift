@@ -435,10 +435,11 @@ public final class Renderer {
                 try rasterizer.textLayer(card, width: width, height: height)
             }
         }
-        guard let layer = text.image else { return }
-        pixman_image_composite32(
-            PIXMAN_OP_OVER, color.handle, layer.handle, image.handle, 0, 0, 0, 0, x + Int32(text.x), y + Int32(text.y),
-            Int32(layer.width), Int32(layer.height))
+        for part in text.parts {
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, color.handle, part.image.handle, image.handle, 0, 0, 0, 0, x + Int32(part.x),
+                y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
+        }
     }
 
     private func targetIndex(for buffer: PixelBuffer) throws(RenderError) -> Int {

@@ -1,12 +1,22 @@
 import MarqueeCore
 
-/// An image drawn for a card and where it goes inside the card (a text layer covers only the text).
-/// `image` is nil for a card with nothing to draw in that layer.
+/// Images drawn for a card and where each goes inside the card: one whole raster, or a text
+/// layer's lines, each cut to its ink. Empty for a card with nothing to draw in that layer.
 struct CardImage {
-    var image: PixmanImage?
-    var x = 0
-    var y = 0
-    var byteCount: Int { image?.byteCount ?? 0 }
+    struct Part {
+        var image: PixmanImage
+        var x: Int
+        var y: Int
+    }
+    var parts: [Part] = []
+
+    init() {}
+    init(image: PixmanImage, x: Int = 0, y: Int = 0) { parts = [Part(image: image, x: x, y: y)] }
+    init(parts: [Part]) { self.parts = parts }
+
+    /// The whole raster (the first part).
+    var image: PixmanImage? { parts.first?.image }
+    var byteCount: Int { parts.reduce(0) { $0 + $1.image.byteCount } }
 }
 
 /// Card images (full rasters, or text layers) kept across frames while a card's content and size

@@ -44,20 +44,22 @@ struct CardRasterizer {
     /// The card's text as 8-bit coverage, over just the rows and columns its lines can touch
     /// (with room for ascenders, descenders and bearings); composited through the text color.
     func textLayer(_ card: Card, width: Int, height: Int) throws(RenderError) -> CardImage {
-        let texts = layout(card, width: width, height: height)
-        guard !texts.isEmpty else { return CardImage() }
-        let left = max(0, Int(texts.map(\.x).min()!) - 4)
-        let right = min(width, Int((texts.map { $0.x + $0.line.width }.max()!).rounded(.up)) + 6)
-        let top = max(0, Int(texts.map { $0.baseline - 1.25 * Double($0.face.pixelSize) }.min()!))
-        let bottom = min(height, Int(texts.map { $0.baseline + 0.5 * Double($0.face.pixelSize) }.max()!.rounded(.up)))
-        guard right > left, bottom > top else { return CardImage() }
-        let layer = try PixmanImage(format: PIXMAN_a8, width: right - left, height: bottom - top)
-        for text in texts {
+        // One layer per line, cut to the line's ink within the card: compositing a layer costs
+        // for its whole area, and one box around all lines was nearly twice their ink (a short
+        // title above long body lines).
+        var parts: [CardImage.Part] = []
+        for text in layout(card, width: width, height: height) {
+            guard
+                let ink = TextPainter.inkBounds(text.line, face: text.face, x: text.x, baseline: text.baseline)?
+                    .clamped(width: width, height: height)
+            else { continue }
+            let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
             TextPainter.draw(
-                text.line, face: text.face, color: nil, onto: layer, x: text.x - Double(left),
-                baseline: text.baseline - Double(top))
+                text.line, face: text.face, color: nil, onto: layer, x: text.x - Double(ink.x0),
+                baseline: text.baseline - Double(ink.y0))
+            parts.append(CardImage.Part(image: layer, x: ink.x0, y: ink.y0))
         }
-        return CardImage(image: layer, x: left, y: top)
+        return CardImage(parts: parts)
     }
 
     /// The laid-out lines of a card's title and body, with where each goes.

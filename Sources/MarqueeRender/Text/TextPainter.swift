@@ -4,6 +4,37 @@ import CPixman
 /// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER), or,
 /// with no color, as coverage added onto an 8-bit layer (which is later composited with the color).
 enum TextPainter {
+    /// The pixels a line's glyphs cover, drawn at `originX` and `baseline` as `draw` draws them.
+    struct Ink {
+        var x0: Int
+        var y0: Int
+        var x1: Int
+        var y1: Int
+
+        /// Within 0..<width and 0..<height; nil when nothing is left.
+        func clamped(width: Int, height: Int) -> Ink? {
+            let ink = Ink(x0: max(0, x0), y0: max(0, y0), x1: min(width, x1), y1: min(height, y1))
+            return ink.x1 > ink.x0 && ink.y1 > ink.y0 ? ink : nil
+        }
+    }
+
+    static func inkBounds(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> Ink? {
+        let baselineY = Int(baseline.rounded())
+        var ink: Ink?
+        for placed in line.glyphs {
+            let glyph = face.glyph(placed.index)
+            guard let mask = glyph.mask else { continue }
+            let x = Int((originX + placed.x).rounded()) + glyph.bearingX
+            let y = baselineY - glyph.bearingY
+            let box = Ink(x0: x, y0: y, x1: x + mask.width, y1: y + mask.height)
+            ink =
+                ink.map {
+                    Ink(x0: min($0.x0, box.x0), y0: min($0.y0, box.y0), x1: max($0.x1, box.x1), y1: max($0.y1, box.y1))
+                } ?? box
+        }
+        return ink
+    }
+
     static func draw(
         _ line: TextLine, face: FontFace, color: PixmanImage?, onto target: PixmanImage, x originX: Double,
         baseline: Double

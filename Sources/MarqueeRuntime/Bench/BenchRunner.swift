@@ -146,11 +146,12 @@ public struct BenchRunner {
         let duration = scene.duration
         // The fbdev backend's scan-out stage, part of every frame of the SPI scene.
         let panel = scene.convertsToRGB565 ? ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565) : nil
-        // Frame 0 draws the scene before anything moves and warms the caches (a few times: the
-        // renderer makes at most two text layers a frame); then the scroll or the edits start, and
-        // frames 1...N (at k / N of the duration) are timed.
+        // Frame 0 draws the scene before anything moves and warms the caches: a few times (the
+        // renderer makes at most two text layers a frame), each into a new buffer (into the same
+        // one, an unchanged frame draws nothing); then the scroll or the edits start, and frames
+        // 1...N (at k / N of the duration) are timed.
         var changedRows = 0..<size.height
-        func render(_ k: Int) throws(RuntimeError) {
+        func render(_ k: Int, into buffer: PixelBuffer = buffer) throws(RuntimeError) {
             let target = duration * Double(k) / Double(frames)
             _ = state.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
             do {
@@ -160,7 +161,8 @@ public struct BenchRunner {
             }
             if let panel { _ = panel.present(buffer, changedRows: changedRows) }
         }
-        for _ in 0..<5 { try render(0) }
+        for _ in 0..<5 { try render(0, into: PixelBuffer(width: size.width, height: size.height)) }
+        try render(0)
         if let targetCard {
             _ = state.scroll(to: .card(targetCard), duration: duration, curve: .easeInOut, tag: 0)
         } else {
