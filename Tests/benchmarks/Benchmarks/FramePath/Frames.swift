@@ -7,25 +7,32 @@ func benchDeck(cards: Int) -> Deck { BenchRunner.deck(cards: cards) }
 
 let benchSize = PixelSize(width: 1920, height: 1080)
 
-/// One display list drawn again and again.
+/// A frame drawn whole from cached cards, again and again: two display lists half a pixel apart
+/// alternate (drawing the same list again into the same buffer draws nothing: the renderer
+/// redraws only what changed), so every row changes and every card comes from its caches.
 final class SteadyFrame {
     let renderer: Renderer
     let deck: Deck
-    var list = DisplayList()
+    var lists = [DisplayList(), DisplayList()]
+    var next = 0
     let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
 
     init(cards: Int, offset: Double) throws {
         deck = benchDeck(cards: cards)
         renderer = try Renderer()
-        var scene = Scene(deck: deck, viewport: benchSize)
-        _ = scene.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 0)
-        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
-        // Twice: a card's layer is made on its second appearance.
-        try render()
-        try render()
+        for index in 0..<2 {
+            var scene = Scene(deck: deck, viewport: benchSize)
+            _ = scene.scroll(to: .offset(offset + 0.5 * Double(index)), duration: 0, curve: .linear, tag: 0)
+            _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &lists[index])
+        }
+        // A card's text layer is made on its second appearance, at most two a frame.
+        for _ in 0..<10 { try render() }
     }
 
-    func render() throws { try renderer.render(list, deck: deck, into: buffer) }
+    func render() throws {
+        try renderer.render(lists[next], deck: deck, into: buffer)
+        next = 1 - next
+    }
 }
 
 /// Frames each showing cards not drawn before: the scene jumps 10 screens further each time.
@@ -51,25 +58,33 @@ final class NewCardsFrames {
     }
 }
 
-/// One card, scaled and turned, on a frame of its own.
+/// One card, scaled and turned, on a frame of its own, drawn again and again at two turns a
+/// thousandth of a radian apart (the same list again would draw nothing).
 final class TurnedCardFrame {
     let renderer: Renderer
     let deck: Deck
-    var list = DisplayList()
+    var lists = [DisplayList(), DisplayList()]
+    var next = 0
     let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
 
     init() throws {
         deck = benchDeck(cards: 1)
         renderer = try Renderer()
-        var item = DisplayList.Item(
-            content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 40, y: 400, width: 1840, height: 160))
-        item.scale = 0.9
-        item.rotation = 0.05
-        list.items = [item]
+        for index in 0..<2 {
+            var item = DisplayList.Item(
+                content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 40, y: 400, width: 1840, height: 160))
+            item.scale = 0.9
+            item.rotation = 0.05 + 0.001 * Double(index)
+            lists[index].items = [item]
+        }
+        try render()
         try render()
     }
 
-    func render() throws { try renderer.render(list, deck: deck, into: buffer) }
+    func render() throws {
+        try renderer.render(lists[next], deck: deck, into: buffer)
+        next = 1 - next
+    }
 }
 
 /// A slow scroll over cards whose rasters and text layers are all cached: the scene computes the
