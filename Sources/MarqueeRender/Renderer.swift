@@ -118,8 +118,8 @@ public final class Renderer {
                 try draw(list, deck: deck, rows: nil, target: target, rasterizer: rasterizer, fonts: fonts)
             } else {
                 for band in damage.bands {
-                    clip(image, to: band)
-                    defer { pixman_image_set_clip_region32(image.handle, nil) }
+                    image.clip(toRows: band)
+                    defer { image.clip(toRows: nil) }
                     try draw(list, deck: deck, rows: band, target: target, rasterizer: rasterizer, fonts: fonts)
                 }
             }
@@ -153,14 +153,6 @@ public final class Renderer {
                 wanted.items.append(DrawnItem(item, look: .header(title), reach: Double(headerReach)))
             }
         }
-    }
-
-    /// Restricts pixman's drawing into `image` to `rows` (a one-box region: no allocation).
-    private func clip(_ image: PixmanImage, to rows: Range<Int>) {
-        var region = pixman_region32_t()
-        pixman_region32_init_rect(&region, 0, Int32(rows.lowerBound), UInt32(image.width), UInt32(rows.count))
-        pixman_image_set_clip_region32(image.handle, &region)
-        pixman_region32_fini(&region)
     }
 
     /// Draws the background and every item that reaches `rows` (all of them when nil; the image's

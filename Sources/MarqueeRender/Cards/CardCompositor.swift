@@ -67,15 +67,7 @@ enum CardCompositor {
             pixman_image_set_transform(raster.handle, nil)
             pixman_image_set_filter(raster.handle, PIXMAN_FILTER_NEAREST, nil, 0)
             if clipped {
-                if let redrawn {
-                    var band = pixman_region32_t()
-                    pixman_region32_init_rect(
-                        &band, 0, Int32(redrawn.lowerBound), UInt32(target.width), UInt32(redrawn.count))
-                    pixman_image_set_clip_region32(target.handle, &band)
-                    pixman_region32_fini(&band)
-                } else {
-                    pixman_image_set_clip_region32(target.handle, nil)
-                }
+                target.clip(toRows: redrawn)
                 pixman_region32_fini(&spans)
             }
         }

@@ -70,6 +70,19 @@ public final class PixmanImage {
 
     public var format: pixman_format_code_t { pixman_image_get_format(handle) }
 
+    /// Restricts pixman's drawing into the image to `rows`, or lifts the restriction (nil). One
+    /// box: pixman allocates nothing for it.
+    func clip(toRows rows: Range<Int>?) {
+        guard let rows else {
+            pixman_image_set_clip_region32(handle, nil)
+            return
+        }
+        var region = pixman_region32_t()
+        pixman_region32_init_rect(&region, 0, Int32(rows.lowerBound), UInt32(width), UInt32(rows.count))
+        pixman_image_set_clip_region32(handle, &region)
+        pixman_region32_fini(&region)
+    }
+
     /// The image's own pixels (nil for solid fills and wrapped memory).
     public var pixels: UnsafeMutableRawPointer? { ownedPixels }
 }
