@@ -30,7 +30,7 @@ public final class Renderer {
     }
     private var headerLines: [HeaderKey: TextLine?] = [:]
     /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
-    private var interiors: [Interior?] = []
+    private var interiors: [CardInterior?] = []
     /// The background's boxes around the cards written as constants (storage kept across frames).
     private var uncovered = UncoveredBoxes()
 
@@ -253,58 +253,6 @@ public final class Renderer {
 
     // MARK: Cards over the uniform background
 
-    /// A card drawn as it is whose interior rows can be written as one precomputed color.
-    struct Interior {
-        var card: Card
-        var x: Int32
-        var y: Int32
-        var width: Int
-        var height: Int
-        /// First and last (exclusive) rows, relative to the card, of the part that is a constant.
-        var rowsFrom: Int
-        var rowsTo: Int
-        var accentWidth: Int
-        var fill: UInt32
-        var accent: UInt32
-        /// Columns at each end of the corner rows that the rounded corners (and, on the left, the
-        /// accent bar) make differ from `fill`; between them the corner rows are `fill` too.
-        var leftEdge: Int
-        var rightEdge: Int
-
-        /// The columns of the corner rows that are the plain fill, relative to the card.
-        var plainColumns: Range<Int> { leftEdge < width - rightEdge ? leftEdge..<(width - rightEdge) : 0..<0 }
-
-        /// Each part of the card written as a constant, in frame coordinates, with its color: the
-        /// accent strip and the fill of the interior rows, and the middle of the corner rows.
-        /// (A callback, not an array: this runs for every card of every frame.)
-        func forEachConstantBox(_ body: (pixman_box32_t, UInt32) -> Void) {
-            let top = y + Int32(rowsFrom)
-            let bottom = y + Int32(rowsTo)
-            if accentWidth > 0 { body(pixman_box32_t(x1: x, y1: top, x2: x + Int32(accentWidth), y2: bottom), accent) }
-            body(pixman_box32_t(x1: x + Int32(accentWidth), y1: top, x2: x + Int32(width), y2: bottom), fill)
-            let plain = plainColumns
-            guard !plain.isEmpty else { return }
-            let left = x + Int32(plain.lowerBound)
-            let right = x + Int32(plain.upperBound)
-            if rowsFrom > 0 { body(pixman_box32_t(x1: left, y1: y, x2: right, y2: top), fill) }
-            if height > rowsTo { body(pixman_box32_t(x1: left, y1: bottom, x2: right, y2: y + Int32(height)), fill) }
-        }
-
-        /// Each part of the corner rows that is blended from the card's background image, relative
-        /// to the card: both ends of each corner band, or the whole band when it has no middle.
-        func forEachBlendedBox(_ body: (_ column: Int, _ row: Int, _ columns: Int, _ rows: Int) -> Void) {
-            let plain = plainColumns
-            for (row, rows) in [(0, rowsFrom), (rowsTo, height - rowsTo)] where rows > 0 {
-                if plain.isEmpty {
-                    body(0, row, width, rows)
-                } else {
-                    body(0, row, plain.lowerBound, rows)
-                    body(plain.upperBound, row, width - plain.upperBound, rows)
-                }
-            }
-        }
-    }
-
     /// Decides, per item, whether its card is drawn straight over the uniform background: drawn
     /// as it is, and overlapping nothing drawn before it. Then card color OVER background is a
     /// constant for every pixel outside the anti-aliased corner rows, written without blending.
@@ -323,36 +271,9 @@ public final class Renderer {
                     && frame.y < earlier.frame.maxY
             }
             if overlaps { continue }
-            let card = deck.sections[section].cards[itemIndex]
-            let width = Int(frame.width.rounded())
-            let height = Int(frame.height.rounded())
-            let radius = min(style.cornerRadius, Double(min(width, height)) / 2)
-            let cornerRows = min(Int(radius.rounded(.up)), height / 2)
-            guard width > 0, height > 2 * cornerRows else { continue }
-            let fillColor = card.color ?? style.cardColor
-            let opacity = style.cardAlpha * Double(fillColor.alpha) / 255
-            let fill = Self.over(CardRasterizer.premultiplied(fillColor, opacity: opacity), background)
-            let accent = card.accent.map {
-                Self.over(CardRasterizer.premultiplied($0, opacity: opacity * Double($0.alpha) / 255), background)
-            }
-            let accentWidth = accent == nil ? 0 : min(width, Int(style.accentWidth.rounded()))
-            let cornerColumns = min(Int(radius.rounded(.up)) + 1, width)
-            interiors[index] = Interior(
-                card: card, x: Int32(frame.x.rounded()), y: Int32(frame.y.rounded()), width: width, height: height,
-                rowsFrom: cornerRows, rowsTo: height - cornerRows, accentWidth: accentWidth, fill: fill,
-                accent: accent ?? fill, leftEdge: max(cornerColumns, accentWidth), rightEdge: cornerColumns)
+            interiors[index] = CardInterior(
+                card: deck.sections[section].cards[itemIndex], frame: frame, style: style, background: background)
         }
-    }
-
-    /// A premultiplied ARGB pixel OVER an opaque color, as one opaque pixel (pixman's rounding).
-    static func over(_ pixel: UInt32, _ background: Color) -> UInt32 {
-        let alpha = pixel >> 24
-        func channel(_ shift: UInt32, _ under: UInt8) -> UInt32 {
-            let t = UInt32(under) * (255 - alpha) + 0x80
-            return min(255, ((pixel >> shift) & 0xFF) + ((t >> 8) + t) >> 8)
-        }
-        return 0xFF00_0000 | channel(16, background.red) << 16 | channel(8, background.green) << 8
-            | channel(0, background.blue)
     }
 
     /// Paints the background, leaving out the card interiors that will be written over it.
@@ -371,7 +292,7 @@ public final class Renderer {
     }
 
     private func drawCardOverUniformBackground(
-        _ interior: Interior, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage
+        _ interior: CardInterior, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage
     ) throws(RenderError) {
         guard let textColor else { return }
         // The constant parts (interior rows, middle of the corner rows), written without blending.
