@@ -53,11 +53,11 @@ final class FrameCopierTests: XCTestCase {
         for y in 0..<45 { for x in 0..<70 { XCTAssertEqual(back.pixel(x: x, y: y), frame.pixel(x: x, y: y)) } }
     }
 
-    /// Quarter turns move four pixels at a time through 4x4 transposes within tiles, one by one
-    /// at the edges: every pixel of a frame larger than a tile, with odd sizes and a band of rows
-    /// not aligned to four, must land where the panel shows it, in every scan-out format, and
-    /// nothing outside the band may be written.
-    func testQuarterTurnsPlaceEveryPixelInEveryFormat() {
+    /// Every rotation moves four pixels at a time (quarter turns through 4x4 transposes within
+    /// tiles), one by one at the edges: every pixel of a frame larger than a tile, with odd sizes
+    /// and a band of rows not aligned to four, must land where the panel shows it, in every
+    /// scan-out format, and nothing outside the band may be written.
+    func testEveryRotationPlacesEveryPixelInEveryFormat() {
         let width = 2 * FrameCopier.tile + 45
         let height = FrameCopier.tile + 43
         let frame = PixelBuffer(width: width, height: height)
@@ -70,7 +70,7 @@ final class FrameCopierTests: XCTestCase {
         }
         let band = 5..<(height - 6)
         for format in [ScanoutFormat.xrgb8888, .xbgr8888, .rgb565, .bgr565] {
-            for rotation in [Rotation.quarter, .threeQuarters] {
+            for rotation in Rotation.allCases {
                 let panel = rotation.panelSize(ofLogical: frame.size)
                 let bytesPerRow = panel.width * format.bytesPerPixel + 8  // padded rows, as panels have
                 var memory = [UInt8](repeating: 0xAB, count: bytesPerRow * panel.height)
@@ -83,7 +83,13 @@ final class FrameCopierTests: XCTestCase {
                 var wrong = 0
                 for y in 0..<height {
                     for x in 0..<width {
-                        let (panelX, panelY) = rotation == .quarter ? (height - 1 - y, x) : (y, width - 1 - x)
+                        let (panelX, panelY) =
+                            switch rotation {
+                            case .none: (x, y)
+                            case .quarter: (height - 1 - y, x)
+                            case .half: (width - 1 - x, height - 1 - y)
+                            case .threeQuarters: (y, width - 1 - x)
+                            }
                         let offset = panelY * bytesPerRow + panelX * format.bytesPerPixel
                         let stored = (0..<format.bytesPerPixel).reduce(UInt32(0)) { word, byte in
                             word | UInt32(memory[offset + byte]) << (8 * byte)

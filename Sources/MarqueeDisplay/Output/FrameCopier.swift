@@ -43,16 +43,37 @@ enum FrameCopier {
                 let from = source + y * sourceStride
                 let to = panelRow(y)
                 if Encoding.self == XRGB8888Encoding.self {
-                    memcpy(to, from, width * 4)
+                    var x = 0
+                    while x &+ 4 <= width {
+                        let four = UnsafeRawPointer(from + x).loadUnaligned(as: SIMD4<UInt32>.self)
+                        UnsafeMutableRawPointer(to + x).storeBytes(of: four, as: SIMD4<UInt32>.self)
+                        x &+= 4
+                    }
+                    while x < width {
+                        to[x] = Encoding.encode(from[x])
+                        x &+= 1
+                    }
                 } else {
                     for x in 0..<width { to[x] = Encoding.encode(from[x]) }
                 }
             }
         case .half:
+            // Four pixels at a time, their order reversed in registers: left to the compiler, the
+            // reversed loop was vectorized in some builds and not in others (1.0 or 1.45 ms).
             for y in rows {
                 let from = source + y * sourceStride
                 let to = panelRow(height - 1 - y)
-                for x in 0..<width { to[width - 1 - x] = Encoding.encode(from[x]) }
+                var x = 0
+                while x &+ 4 <= width {
+                    let four = UnsafeRawPointer(from + x).loadUnaligned(as: SIMD4<UInt32>.self)
+                    UnsafeMutableRawPointer(to + (width &- 4 &- x)).storeBytes(
+                        of: Encoding.encode(SIMD4(four[3], four[2], four[1], four[0])), as: SIMD4<Encoding.Word>.self)
+                    x &+= 4
+                }
+                while x < width {
+                    to[width &- 1 &- x] = Encoding.encode(from[x])
+                    x &+= 1
+                }
             }
         case .quarter:
             QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: true, tile: tile, as: Encoding.self)

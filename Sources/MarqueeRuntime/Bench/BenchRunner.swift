@@ -172,7 +172,10 @@ public struct BenchRunner {
         let scanouts =
             measuresScanout
             ? Rotation.allCases.map { ScanoutTimer(frameSize: size, rotation: $0, format: .xrgb8888) }
-                + [ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565)]
+                + [
+                    ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565),
+                    ScanoutTimer(frameSize: size, rotation: .quarter, format: .rgb565),
+                ]
             : []
         var scanoutTimes = [[Double]](repeating: [], count: scanouts.count)
         var unchangedTimes = [[Double]](repeating: [], count: scanouts.count)
