@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     // A 1080p frame of the SPEC §10 deck at a fractional offset, drawn whole (it alternates with
     // one half a pixel away): every card's raster and text layer are cached, as in a slow scroll.
     Benchmark("Frame, steady state (1920x1080, cached cards)") { benchmark in
-        let frame = try SteadyFrame(cards: 10_000, offset: 5_000.5)
+        let frame = try steadyFrames(cards: 10_000, offset: 5_000.5)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { try frame.render() }
         benchmark.stopMeasurement()  // before the frame is freed
@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Transformed cards composited from their cached raster (scale 0.9, turned 0.05 rad).
     Benchmark("Compositor, a turned card (1840x160)") { benchmark in
-        let frame = try TurnedCardFrame()
+        let frame = try turnedCardFrames()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { try frame.render() }
         benchmark.stopMeasurement()  // before the frame is freed

@@ -7,32 +7,42 @@ func benchDeck(cards: Int) -> Deck { BenchRunner.deck(cards: cards) }
 
 let benchSize = PixelSize(width: 1920, height: 1080)
 
-/// A frame drawn whole from cached cards, again and again: two display lists half a pixel apart
-/// alternate (drawing the same list again into the same buffer draws nothing: the renderer
-/// redraws only what changed), so every row changes and every card comes from its caches.
-final class SteadyFrame {
+/// Two display lists drawn in turn into one buffer, so that every frame is drawn whole (drawing
+/// the same list again into the same buffer draws nothing: the renderer redraws only what
+/// changed).
+final class AlternatingFrames {
     let renderer: Renderer
     let deck: Deck
-    var lists = [DisplayList(), DisplayList()]
+    let lists: [DisplayList]
     var next = 0
     let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
 
-    init(cards: Int, offset: Double) throws {
-        deck = benchDeck(cards: cards)
+    init(deck: Deck, lists: [DisplayList], warmUpFrames: Int) throws {
+        self.deck = deck
+        self.lists = lists
         renderer = try Renderer()
-        for index in 0..<2 {
-            var scene = Scene(deck: deck, viewport: benchSize)
-            _ = scene.scroll(to: .offset(offset + 0.5 * Double(index)), duration: 0, curve: .linear, tag: 0)
-            _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &lists[index])
-        }
-        // A card's text layer is made on its second appearance, at most two a frame.
-        for _ in 0..<10 { try render() }
+        for _ in 0..<warmUpFrames { try render() }
     }
 
     func render() throws {
         try renderer.render(lists[next], deck: deck, into: buffer)
         next = 1 - next
     }
+}
+
+/// A frame drawn whole from cached cards, again and again: the SPEC §10 deck at `offset` and half
+/// a pixel further, so every row changes and every card comes from its caches (a card's text
+/// layer is made on its second appearance, at most two a frame: hence the warm-up).
+func steadyFrames(cards: Int, offset: Double) throws -> AlternatingFrames {
+    let deck = benchDeck(cards: cards)
+    let lists = (0..<2).map { index in
+        var scene = Scene(deck: deck, viewport: benchSize)
+        _ = scene.scroll(to: .offset(offset + 0.5 * Double(index)), duration: 0, curve: .linear, tag: 0)
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
+        return list
+    }
+    return try AlternatingFrames(deck: deck, lists: lists, warmUpFrames: 10)
 }
 
 /// Frames each showing cards not drawn before: the scene jumps 10 screens further each time.
@@ -58,33 +68,19 @@ final class NewCardsFrames {
     }
 }
 
-/// One card, scaled and turned, on a frame of its own, drawn again and again at two turns a
-/// thousandth of a radian apart (the same list again would draw nothing).
-final class TurnedCardFrame {
-    let renderer: Renderer
-    let deck: Deck
-    var lists = [DisplayList(), DisplayList()]
-    var next = 0
-    let buffer = PixelBuffer(width: benchSize.width, height: benchSize.height)
-
-    init() throws {
-        deck = benchDeck(cards: 1)
-        renderer = try Renderer()
-        for index in 0..<2 {
-            var item = DisplayList.Item(
-                content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 40, y: 400, width: 1840, height: 160))
-            item.scale = 0.9
-            item.rotation = 0.05 + 0.001 * Double(index)
-            lists[index].items = [item]
-        }
-        try render()
-        try render()
+/// One card, scaled and turned, on a frame of its own, at two turns a thousandth of a radian
+/// apart.
+func turnedCardFrames() throws -> AlternatingFrames {
+    let lists = (0..<2).map { index in
+        var item = DisplayList.Item(
+            content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 40, y: 400, width: 1840, height: 160))
+        item.scale = 0.9
+        item.rotation = 0.05 + 0.001 * Double(index)
+        var list = DisplayList()
+        list.items = [item]
+        return list
     }
-
-    func render() throws {
-        try renderer.render(lists[next], deck: deck, into: buffer)
-        next = 1 - next
-    }
+    return try AlternatingFrames(deck: benchDeck(cards: 1), lists: lists, warmUpFrames: 2)
 }
 
 /// A slow scroll over cards whose rasters and text layers are all cached: the scene computes the
