@@ -102,7 +102,7 @@ public final class Renderer {
     @discardableResult
     public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) -> Range<Int> {
         try prepare(style: deck.style)
-        guard let rasterizer, let fonts, headerColor != nil else { return 0..<buffer.height }
+        guard let rasterizer, let fonts, let headerColor else { return 0..<buffer.height }
         let target = try targetIndex(for: buffer)
         let image = targets[target].image
         describe(list, deck: deck, width: buffer.width, height: buffer.height, headerReach: fonts.header.pixelSize)
@@ -115,12 +115,12 @@ public final class Renderer {
         planInteriors(list, deck: deck)
         do {
             if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
-                try draw(list, deck: deck, rows: nil, target: target, rasterizer: rasterizer, fonts: fonts)
+                try draw(list, deck: deck, rows: nil, target: target, with: (rasterizer, fonts, headerColor))
             } else {
                 for band in damage.bands {
                     image.clip(toRows: band)
                     defer { image.clip(toRows: nil) }
-                    try draw(list, deck: deck, rows: band, target: target, rasterizer: rasterizer, fonts: fonts)
+                    try draw(list, deck: deck, rows: band, target: target, with: (rasterizer, fonts, headerColor))
                 }
             }
         } catch {
@@ -158,9 +158,10 @@ public final class Renderer {
     /// Draws the background and every item that reaches `rows` (all of them when nil; the image's
     /// clip then keeps pixman within the rows, and the turned-card compositor is told them).
     private func draw(
-        _ list: DisplayList, deck: Deck, rows: Range<Int>?, target: Int, rasterizer: CardRasterizer, fonts: FontSet
+        _ list: DisplayList, deck: Deck, rows: Range<Int>?, target: Int,
+        with tools: (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
     ) throws(RenderError) {
-        guard let headerColor else { return }
+        let (rasterizer, fonts, headerColor) = tools
         let image = targets[target].image
         fillBackground(list.background, of: image)
         for (index, item) in list.items.enumerated() {

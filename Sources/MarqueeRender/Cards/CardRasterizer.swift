@@ -41,8 +41,8 @@ struct CardRasterizer {
         }
     }
 
-    /// The card's text as 8-bit coverage, over just the rows and columns its lines can touch
-    /// (with room for ascenders, descenders and bearings); composited through the text color.
+    /// The card's text as 8-bit coverage, one image per line cut to the pixels its glyphs cover;
+    /// composited through the text color.
     func textLayer(_ card: Card, width: Int, height: Int) throws(RenderError) -> CardImage {
         // One layer per line, cut to the line's ink within the card: compositing a layer costs
         // for its whole area, and one box around all lines was nearly twice their ink (a short

@@ -19,13 +19,8 @@ enum TextPainter {
     }
 
     static func inkBounds(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> Ink? {
-        let baselineY = Int(baseline.rounded())
         var ink: Ink?
-        for placed in line.glyphs {
-            let glyph = face.glyph(placed.index)
-            guard let mask = glyph.mask else { continue }
-            let x = Int((originX + placed.x).rounded()) + glyph.bearingX
-            let y = baselineY - glyph.bearingY
+        forEachGlyph(line, face: face, x: originX, baseline: baseline) { mask, x, y in
             let box = Ink(x0: x, y0: y, x1: x + mask.width, y1: y + mask.height)
             ink =
                 ink.map {
@@ -39,12 +34,7 @@ enum TextPainter {
         _ line: TextLine, face: FontFace, color: PixmanImage?, onto target: PixmanImage, x originX: Double,
         baseline: Double
     ) {
-        let baselineY = Int(baseline.rounded())
-        for placed in line.glyphs {
-            let glyph = face.glyph(placed.index)
-            guard let mask = glyph.mask else { continue }
-            let x = Int((originX + placed.x).rounded()) + glyph.bearingX
-            let y = baselineY - glyph.bearingY
+        forEachGlyph(line, face: face, x: originX, baseline: baseline) { mask, x, y in
             if let color {
                 pixman_image_composite32(
                     PIXMAN_OP_OVER, color.handle, mask.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
@@ -57,6 +47,20 @@ enum TextPainter {
                     PIXMAN_OP_ADD, mask.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y), Int32(mask.width),
                     Int32(mask.height))
             }
+        }
+    }
+
+    /// Each glyph of the line that has pixels, with the pixel position of its mask's top-left
+    /// corner: one placement rule for drawing and for measuring.
+    private static func forEachGlyph(
+        _ line: TextLine, face: FontFace, x originX: Double, baseline: Double,
+        _ body: (_ mask: PixmanImage, _ x: Int, _ y: Int) -> Void
+    ) {
+        let baselineY = Int(baseline.rounded())
+        for placed in line.glyphs {
+            let glyph = face.glyph(placed.index)
+            guard let mask = glyph.mask else { continue }
+            body(mask, Int((originX + placed.x).rounded()) + glyph.bearingX, baselineY - glyph.bearingY)
         }
     }
 }
