@@ -12,14 +12,13 @@ enum CardCompositor {
     /// tested against, and what tinted turned cards use).
     enum TurnedCardPath { case own, pixman }
 
-    /// `rows`, when given, are the only rows being redrawn: the target's clip is set to them, and
-    /// whatever this sets as the clip is put back to them afterwards.
+    /// `band`, when given, is the rows being drawn again, the only ones drawn into: the target's
+    /// clip is set to them, and whatever this sets as the clip is put back to them afterwards.
     static func draw(
-        _ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage, within rows: Range<Int>? = nil,
+        _ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage, within band: Range<Int>? = nil,
         turnedCards path: TurnedCardPath = .own
     ) throws(RenderError) {
         guard item.alpha > 0, item.scale > 1e-4 else { return }
-        let redrawn = rows
         let opacity = min(item.alpha, 1)
         let mask =
             opacity < 1
@@ -43,7 +42,7 @@ enum CardCompositor {
         guard let box = boundingBox(item, raster: raster, clip: target) else { return }
         let transform = inverseTransform(for: item, raster: raster)
         var rows = box.y..<(box.y + box.height)
-        if let band = redrawn { rows = rows.clamped(to: Int32(band.lowerBound)..<Int32(band.upperBound)) }
+        if let band { rows = rows.clamped(to: Int32(band.lowerBound)..<Int32(band.upperBound)) }
         guard !rows.isEmpty else { return }
         let columns = box.x..<(box.x + box.width)
         if item.rotation != 0, tint == nil, path == .own, raster.format == PIXMAN_a8r8g8b8,
@@ -67,7 +66,7 @@ enum CardCompositor {
             pixman_image_set_transform(raster.handle, nil)
             pixman_image_set_filter(raster.handle, PIXMAN_FILTER_NEAREST, nil, 0)
             if clipped {
-                target.clip(toRows: redrawn)
+                target.clip(toRows: band)
                 pixman_region32_fini(&spans)
             }
         }
