@@ -1,4 +1,3 @@
-import Glibc
 import MarqueeCore
 
 /// Copies a rendered (logical) frame into scan-out memory, turning it by `--rotate` and converting

@@ -6,7 +6,7 @@ import MarqueeCore
 /// scan-out memory needs). Pixels outside whole 4x4 blocks are copied one by one.
 enum QuarterTurn {
     /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise,
-    /// in `tile`-sized squares so that reads and writes stay within a few dozen cache lines.
+    /// in `tile`-sized squares (`FrameCopier.tile` says why that size).
     static func copy<Encoding: PixelEncoding>(
         _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, clockwise: Bool, tile: Int,
         as _: Encoding.Type
