@@ -1,21 +1,28 @@
 import MarqueeCore
 import MarqueeRender
 
-/// Whether the fonts a style names are installed, as deck problems (for `check-deck`).
+/// Whether the fonts a style names can be drawn, as deck problems (for `check-deck`). Each font is
+/// found with fontconfig and then opened with FreeType at the style's size, as `run` does, so a
+/// font that fontconfig finds but FreeType cannot draw at that size (a bitmap font, a broken file)
+/// fails here too instead of only at start.
 public enum FontCheck {
     public static func problems(in style: Style) -> [DeckProblem] {
         let locator: FontLocator
+        let library: FreeTypeLibrary
         do {
             locator = try FontLocator()
+            library = try FreeTypeLibrary()
         } catch {
             return [DeckProblem(path: "style", message: error.message)]
         }
         var problems: [DeckProblem] = []
-        for (field, pattern) in [
-            ("titleFont", style.titleFont), ("bodyFont", style.bodyFont), ("headerFont", style.headerFont),
+        for (field, pattern, size) in [
+            ("titleFont", style.titleFont, style.titleSize), ("bodyFont", style.bodyFont, style.bodySize),
+            ("headerFont", style.headerFont, style.headerSize),
         ] {
             do {
-                _ = try locator.path(for: pattern)
+                let path = try locator.path(for: pattern)
+                _ = try FontFace(library: library, path: path, pixelSize: FontSet.pixelSize(size))
             } catch {
                 problems.append(DeckProblem(path: "style.\(field)", message: error.message))
             }

@@ -45,6 +45,37 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(renderer.rasterizedCardCount, made, "each card's image is made once, however often it moves")
     }
 
+    /// A card too short for one line of its body shows its title ended with "…": the same pixels
+    /// as a card whose title is written with the ellipsis and that has no body.
+    func testACardTooShortForItsBodyEndsItsTitleWithAnEllipsis() throws {
+        func frame(_ card: Card, width: Int) throws -> PixelBuffer {
+            var deck = Deck()
+            deck.layout.cardHeight = 80
+            deck.sections = [Section(cards: [card])]
+            var scene = Scene(deck: deck, viewport: PixelSize(width: width, height: 160))
+            let buffer = PixelBuffer(width: width, height: 160)
+            var list = DisplayList()
+            _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 0.1), into: &list)
+            try Renderer().render(list, deck: deck, into: buffer)
+            return buffer
+        }
+        func differingPixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+            var count = 0
+            for y in 0..<a.height { for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 } }
+            return count
+        }
+        // 400 px wide: "Platform 4…" does not fit on the title line, "Platform…" does.
+        for width in [600, 400] {
+            let hidden = try frame(Card(id: "a", title: "Platform 4", body: "Next service in 3 minutes"), width: width)
+            let marked = try frame(Card(id: "a", title: "Platform 4\u{2026}"), width: width)
+            let unmarked = try frame(Card(id: "a", title: "Platform 4"), width: width)
+            XCTAssertGreaterThan(differingPixels(unmarked, marked), 0, "the ellipsis is visible (\(width) px)")
+            XCTAssertEqual(
+                differingPixels(hidden, marked), 0,
+                "the hidden body is marked by an ellipsis after the title, and nothing else (\(width) px)")
+        }
+    }
+
     func testPNGRoundTripAndAtomicWrite() throws {
         let buffer = PixelBuffer(width: 7, height: 5)
         buffer.withPixels { pixels in

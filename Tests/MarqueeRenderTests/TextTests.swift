@@ -14,13 +14,44 @@ final class TextTests: XCTestCase {
         TextLayout.lines(text, face: face, maximumWidth: 10_000, maximumLines: 1).first?.width ?? 0
     }
 
+    /// The characters a laid-out line shows, read back from its glyph indices ("…" included).
+    func text(of line: TextLine, from source: String) -> String {
+        var characterOfGlyph: [UInt32: Character] = [face.glyphIndex(for: "\u{2026}"): "…"]
+        for character in source { characterOfGlyph[face.glyphIndex(for: character.unicodeScalars.first!)] = character }
+        var text = ""
+        var end = 0.0
+        for glyph in line.glyphs {
+            // A gap wider than a glyph's kerning is where a space was.
+            if !text.isEmpty, glyph.x - end > 2 { text.append(" ") }
+            text.append(characterOfGlyph[glyph.index] ?? "?")
+            end = glyph.x + face.glyph(glyph.index).advance
+        }
+        return text
+    }
+
     func testWrapsAtWordsWithinTheWidth() {
-        let lines = TextLayout.lines(
-            "the quick brown fox jumps over the lazy dog", face: face, maximumWidth: 120, maximumLines: 10)
-        XCTAssertGreaterThan(lines.count, 2)
+        let source = "the quick brown fox jumps over the lazy dog"
+        let lines = TextLayout.lines(source, face: face, maximumWidth: 120, maximumLines: 10)
+        let texts = lines.map { text(of: $0, from: source) }
+        // Every word once, in order, none split; nothing dropped.
+        XCTAssertEqual(texts.joined(separator: " "), source)
         for line in lines { XCTAssertLessThanOrEqual(line.width, 120) }
-        let ellipsis = face.glyphIndex(for: "\u{2026}")
-        XCTAssertFalse(lines.contains { $0.glyphs.contains { $0.index == ellipsis } }, "everything fitted")
+        // Greedy: the next line's first word would not have fitted on the line before it.
+        for (line, next) in zip(texts, texts.dropFirst()) {
+            let firstWord = String(next.split(separator: " ")[0])
+            XCTAssertGreaterThan(width(line + " " + firstWord), 120, "\"\(firstWord)\" fitted after \"\(line)\"")
+        }
+        XCTAssertGreaterThan(lines.count, 2)
+    }
+
+    func testMoreFollowingEndsTheLastLineWithAnEllipsis() {
+        // A card's body with no room for a line: the title that is shown ends with "…".
+        let lines = TextLayout.lines("Platform 4", face: face, maximumWidth: 500, maximumLines: 1, moreFollows: true)
+        XCTAssertEqual(lines.map { text(of: $0, from: "Platform 4") }, ["Platform 4…"])
+        let cut = TextLayout.lines("Platform 4", face: face, maximumWidth: width("Platform"), maximumLines: 1, moreFollows: true)
+        XCTAssertEqual(cut.count, 1)
+        XCTAssertLessThanOrEqual(cut[0].width, width("Platform"))
+        XCTAssertEqual(text(of: cut[0], from: "Platform 4").last, "…")
     }
 
     func testHardBreaksAndEllipsis() {
@@ -32,9 +63,15 @@ final class TextTests: XCTestCase {
     }
 
     func testLongWordBreaksAndTruncatedLineStaysInside() {
-        let lines = TextLayout.lines(String(repeating: "W", count: 80), face: face, maximumWidth: 100, maximumLines: 2)
+        let source = String(repeating: "W", count: 80)
+        let lines = TextLayout.lines(source, face: face, maximumWidth: 100, maximumLines: 2)
         XCTAssertEqual(lines.count, 2)
         for line in lines { XCTAssertLessThanOrEqual(line.width, 100) }
+        let texts = lines.map { text(of: $0, from: source) }
+        XCTAssertFalse(texts[0].contains("…"))
+        XCTAssertEqual(texts[1].last, "…", "the cut word is marked")
+        // The first line is as full as the width allows: one more W would not fit.
+        XCTAssertGreaterThan(width(texts[0] + "W"), 100)
     }
 
     func testKerningTightensPairs() {

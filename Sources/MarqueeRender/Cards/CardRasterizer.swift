@@ -68,9 +68,12 @@ struct CardRasterizer {
     )] {
         let metrics = CardMetrics(style: style, width: Double(width), height: Double(height))
         var texts: [(line: TextLine, face: FontFace, x: Double, baseline: Double)] = []
+        // A body with no room for a line is not dropped silently: the title ends with "…".
+        let bodyHidden = !card.body.isEmpty && metrics.bodyLineCount == 0
         if !card.title.isEmpty {
             for line in TextLayout.lines(
-                card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1)
+                card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1,
+                moreFollows: bodyHidden)
             {
                 texts.append((line, fonts.title, metrics.padding, metrics.titleBaseline))
             }

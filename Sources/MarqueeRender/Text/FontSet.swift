@@ -7,14 +7,21 @@ public final class FontSet {
     public let body: FontFace
     public let header: FontFace
 
+    /// The whole pixel size a face is opened at for a style's size.
+    /// Held to 1...4096 so that no size a deck can hold traps the conversion.
+    public static func pixelSize(_ size: Double) -> Int {
+        guard size.isFinite else { return size > 0 ? 4096 : 1 }
+        return Int(min(max(size, 1), 4096).rounded())
+    }
+
     /// Faces already open, by file and size, shared between roles and across style changes.
     private static func face(
         _ library: FreeTypeLibrary, _ path: String, _ size: Double, _ cache: inout [String: FontFace]
     ) throws(RenderError) -> FontFace {
-        let pixelSize = Int(size.rounded())
-        let key = "\(pixelSize)@\(path)"
+        let pixels = pixelSize(size)
+        let key = "\(pixels)@\(path)"
         if let face = cache[key] { return face }
-        let face = try FontFace(library: library, path: path, pixelSize: pixelSize)
+        let face = try FontFace(library: library, path: path, pixelSize: pixels)
         cache[key] = face
         return face
     }

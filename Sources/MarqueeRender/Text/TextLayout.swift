@@ -16,7 +16,11 @@ public struct TextLine: Equatable, Sendable {
 public struct TextLayout {
     private static let ellipsis: Unicode.Scalar = "\u{2026}"
 
-    public static func lines(_ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int) -> [TextLine] {
+    /// `moreFollows` says that something after this text (a card's body that has no room) is not
+    /// shown: the last line then ends with "…" even when the text itself fits.
+    public static func lines(
+        _ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int, moreFollows: Bool = false
+    ) -> [TextLine] {
         guard maximumLines > 0, maximumWidth > 0 else { return [] }
         var lines: [TextLine] = []
         var truncated = false
@@ -56,7 +60,7 @@ public struct TextLayout {
                 break
             }
         }
-        if truncated, var last = lines.popLast() {
+        if truncated || moreFollows, var last = lines.popLast() {
             addEllipsis(&last, face: face, maximumWidth: maximumWidth)
             lines.append(last)
         }
@@ -114,6 +118,9 @@ public struct TextLayout {
         while let last = line.glyphs.last, line.width + ellipsisAdvance > maximumWidth || last.index == spaceIndex {
             line.glyphs.removeLast()
             line.width = last.x
+            // Dropping a word's first glyph leaves the gap before it: the ellipsis goes right after
+            // the word before ("Platform…", not "Platform …").
+            if let kept = line.glyphs.last { line.width = min(line.width, kept.x + face.glyph(kept.index).advance) }
         }
         line.glyphs.append(PlacedGlyph(index: ellipsisIndex, x: line.width))
         line.width += ellipsisAdvance
