@@ -21,9 +21,11 @@ public enum TextFitCheck {
                 let height = deck.layout.kind == .list ? card.height ?? deck.layout.cardHeight : deck.layout.cardHeight
                 let message: String
                 if !card.title.isEmpty, height < titleHeight {
-                    message = "card \"\(card.id)\" is \(format(height)) px tall; its title needs \(format(titleHeight)) px and is cut"
+                    message =
+                        "card \"\(card.id)\" is \(format(height)) px tall; its title needs \(format(titleHeight)) px and is cut"
                 } else if !card.body.isEmpty, height < bodyHeight {
-                    let shown = card.title.isEmpty ? "nothing of it is shown" : "the body is not shown (the title ends with …)"
+                    let shown =
+                        card.title.isEmpty ? "nothing of it is shown" : "the body is not shown (the title ends with …)"
                     message =
                         "card \"\(card.id)\" is \(format(height)) px tall; one line of its body needs \(format(bodyHeight)) px, so \(shown)"
                 } else {
@@ -37,7 +39,8 @@ public enum TextFitCheck {
             }
         }
         if unnamed > 0 {
-            named.append(DeckProblem(path: "", message: "and \(unnamed) more card\(unnamed == 1 ? "" : "s") like these"))
+            named.append(
+                DeckProblem(path: "", message: "and \(unnamed) more card\(unnamed == 1 ? "" : "s") like these"))
         }
         return named
     }

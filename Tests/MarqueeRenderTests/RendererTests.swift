@@ -61,7 +61,9 @@ final class RendererTests: XCTestCase {
         }
         func differingPixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
             var count = 0
-            for y in 0..<a.height { for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 } }
+            for y in 0..<a.height {
+                for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 }
+            }
             return count
         }
         // 400 px wide: "Platform 4…" does not fit on the title line, "Platform…" does.

@@ -48,7 +48,8 @@ final class TextTests: XCTestCase {
         // A card's body with no room for a line: the title that is shown ends with "…".
         let lines = TextLayout.lines("Platform 4", face: face, maximumWidth: 500, maximumLines: 1, moreFollows: true)
         XCTAssertEqual(lines.map { text(of: $0, from: "Platform 4") }, ["Platform 4…"])
-        let cut = TextLayout.lines("Platform 4", face: face, maximumWidth: width("Platform"), maximumLines: 1, moreFollows: true)
+        let cut = TextLayout.lines(
+            "Platform 4", face: face, maximumWidth: width("Platform"), maximumLines: 1, moreFollows: true)
         XCTAssertEqual(cut.count, 1)
         XCTAssertLessThanOrEqual(cut[0].width, width("Platform"))
         XCTAssertEqual(text(of: cut[0], from: "Platform 4").last, "…")

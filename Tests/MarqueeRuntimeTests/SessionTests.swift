@@ -1,4 +1,5 @@
 import MarqueeCore
+import MarqueeRender
 import MarqueeRuntime
 import MarqueeTestSupport
 import XCTest
@@ -112,6 +113,25 @@ final class SessionTests: XCTestCase {
         let image = try XCTUnwrap(try? PNGFileReader.read(path))
         XCTAssertEqual(image.width, 640)
         XCTAssertEqual(image.height, 480)
+        // The file shows what was presented: the demo deck at the trace's last offset, drawn again
+        // here by the renderer, matches it (ImageComparison's tolerance); the deck's top does not.
+        let presentedOffset = try XCTUnwrap(run.trace.last?.offsetY)
+        XCTAssertGreaterThan(presentedOffset, 0)
+        let presented = try ImageComparison.compare(try render(atOffset: presentedOffset), withReference: path)
+        XCTAssertTrue(presented.matches, "\(presented)")
+        XCTAssertFalse(try ImageComparison.compare(try render(atOffset: 0), withReference: path).matches)
+    }
+
+    /// The demo deck at the test size and a scroll offset, as the renderer draws it.
+    func render(atOffset offset: Double) throws -> PixelBuffer {
+        let deck = DemoDeck.make()
+        var scene = Scene(deck: deck, viewport: size)
+        _ = scene.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 1)
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1), into: &list)
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        try Renderer().render(list, deck: deck, into: buffer)
+        return buffer
     }
 
     func testLoadKeepsTheOldDeckWhenTheNewOneIsBad() throws {
