@@ -63,12 +63,39 @@ if [ "$UNINSTALL" = 1 ]; then
 fi
 
 if [ -z "$BINARY" ]; then
+    if ! command -v swift >/dev/null; then
+        # sudo resets PATH, so a toolchain unpacked under /opt or a home folder is not found.
+        say "no Swift toolchain on root's PATH (sudo resets PATH). Either keep yours:"
+        say "    sudo env PATH=\"\$PATH\" deploy/install.sh"
+        say "or build as yourself and install the binary:"
+        say "    swift build -c release --static-swift-stdlib && sudo deploy/install.sh --binary .build/release/marquee"
+        exit 1
+    fi
     say "building a release binary (a few minutes on a Raspberry Pi)"
     "$SOURCE/tools/install-dependencies"
-    (cd "$SOURCE" && swift build -c release --product marquee >&2)
+    # The Swift runtime is linked in, so the installed binary does not need the toolchain it was
+    # built with: a Pi can be set up from a binary built elsewhere, and removing the toolchain (or
+    # upgrading it) does not break the kiosk.
+    (cd "$SOURCE" && swift build -c release --static-swift-stdlib --product marquee >&2)
     BINARY=$SOURCE/.build/release/marquee
 fi
 [ -x "$BINARY" ] || { say "no marquee binary at $BINARY"; exit 1; }
+
+# What the binary loads. ldd cannot read a binary of another architecture (packaging for a Pi on a
+# PC): then there is nothing to check here.
+if libraries=$(ldd "$BINARY" 2>/dev/null); then
+    missing=$(printf '%s\n' "$libraries" | awk '/not found/{print $1}' | tr '\n' ' ')
+    if [ -n "$missing" ]; then
+        say "$BINARY cannot start on this machine: it needs ${missing% } (see docs/deployment.md)"
+        exit 1
+    fi
+    swift_runtime=$(printf '%s\n' "$libraries" | awk '/lib(swift|Foundation|dispatch|BlocksRuntime)/{print $3}' | head -1)
+    if [ -n "$swift_runtime" ]; then
+        say "warning: $BINARY loads the Swift runtime from ${swift_runtime%/*}: it stops starting if that toolchain"
+        say "goes, and will not start on a machine without it. Build it with 'swift build -c release --static-swift-stdlib'"
+        say "(what this script does without --binary)."
+    fi
+fi
 
 install -d "$R/usr/local/bin" "$R/etc/marquee" "$R/etc/default" "$R/etc/systemd/system" \
     "$R/usr/local/share/doc/marquee" "$R/var/lib/marquee"

@@ -13,7 +13,40 @@ final class InstallScriptTests: XCTestCase, SpawnsMarquee {
         return (status >> 8) & 0xFF
     }
 
+    /// The script's exit status and what it said on stderr.
+    private func installSaying(_ arguments: String) -> (status: Int32, said: String) {
+        let log = "/tmp/marquee-install-log-\(getpid())"
+        defer { unlink(log) }
+        let status = system("bash '\(projectRoot)/deploy/install.sh' \(arguments) >/dev/null 2>'\(log)'")
+        return ((status >> 8) & 0xFF, contents(of: log))
+    }
+
     private func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// An installed binary must not need the Swift runtime of the machine that built it: the
+    /// script builds with it linked in, warns about a `--binary` that loads it from a toolchain, and
+    /// refuses one that cannot start at all.
+    func testBinariesThatNeedTheBuildMachinesRuntimeAreCalledOut() throws {
+        guard access(binary, X_OK) == 0 else { throw XCTSkip("\(binary) is not built") }
+        let root = "/tmp/marquee-install-runtime-\(getpid())"
+        defer { _ = system("rm -rf '\(root)'") }
+        // The debug build loads libswiftCore.so from the toolchain.
+        let debug = installSaying("--root \(root)/a --binary \(binary)")
+        XCTAssertEqual(debug.status, 0)
+        XCTAssertTrue(debug.said.contains("loads the Swift runtime from"), debug.said)
+        XCTAssertTrue(debug.said.contains("--static-swift-stdlib"), debug.said)
+
+        // A program whose library is gone does not start: refused, nothing installed.
+        let source = "\(root)/lib"
+        XCTAssertEqual(
+            system(
+                "mkdir -p '\(source)' && cd '\(source)' && echo 'int f(void){return 0;}' > f.c && echo 'int f(void); int main(void){return f();}' > m.c && gcc -shared -fPIC -o libgone.so f.c && gcc -o prog m.c -L. -lgone -Wl,-rpath,'\(source)' && rm libgone.so"
+            ), 0)
+        let broken = installSaying("--root \(root)/b --binary \(source)/prog")
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.said.contains("cannot start on this machine: it needs libgone.so"), broken.said)
+        XCTAssertFalse(exists("\(root)/b/usr/local/bin/marquee"))
+    }
 
     private func contents(of path: String) -> String {
         guard let file = fopen(path, "r") else { return "" }
