@@ -181,10 +181,11 @@ public final class Session {
             throw RuntimeError("poll failed: \(SystemCall.errorText)")
         }
         let signalled = descriptors[0].revents != 0 ? handleSignals() : false
+        var listenerReadable = false
         for (index, what) in watched.enumerated() where descriptors[index + 1].revents != 0 {
             let revents = Int32(descriptors[index + 1].revents)
             switch what {
-            case .listener: if let controlSocket { acceptClients(controlSocket) }
+            case .listener: listenerReadable = true
             case .loader: loader.drain()
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()
@@ -196,6 +197,11 @@ public final class Session {
             }
         }
         watched.removeAll(keepingCapacity: true)  // a closed client's source is let go now
+        // Last, after the clients that hung up meanwhile are gone, so their places count as free.
+        if listenerReadable, let controlSocket {
+            dropFinishedClients()
+            acceptClients(controlSocket)
+        }
         return signalled
     }
 
