@@ -6,9 +6,10 @@ import MarqueeRender
 
 /// One run of Marquee: a deck on a display, driven by commands, timed by the display link.
 ///
-/// Single-threaded: one `poll()` over the command sources (stdin and, with `--control-socket`,
-/// the listening socket and its clients), the signal descriptor and the display link's
-/// descriptor. Each source's commands are queued in arrival order and applied one at a time;
+/// One thread runs the loop: one `poll()` over the command sources (stdin and, with
+/// `--control-socket`, the listening socket and its clients), their outputs while replies wait,
+/// the signal descriptor, the deck loader's wake-up pipe and the display link's descriptor. Only
+/// deck files are read on other threads (`DeckLoader`). Each source's commands are queued in arrival order and applied one at a time;
 /// `wait` and `snapshot` hold that source's queue until their condition is met, so its replies
 /// stay in order and scripted runs on the virtual clock are deterministic.
 public final class Session {
