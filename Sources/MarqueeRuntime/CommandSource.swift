@@ -11,11 +11,13 @@ final class CommandSource {
         case seconds(seq: Int, deadline: Double)
         case idle(seq: Int)
         case snapshot(seq: Int, path: String)
+        /// A `load` whose deck is being read on its own thread (`DeckLoader`).
+        case load(seq: Int, DeckLoad)
     }
 
     let name: String
     let inputDescriptor: Int32
-    let output: LineWriter
+    let output: OutputQueue
     /// A socket client: a line cut off by a disconnect is dropped, not run.
     let isClient: Bool
     var decoder = CommandDecoder()
@@ -28,7 +30,7 @@ final class CommandSource {
     var openBatch: (edits: [(seq: Int, command: Command)], problem: String?)?
     private(set) var isReading = true
 
-    init(name: String, input: Int32, output: LineWriter, isClient: Bool) {
+    init(name: String, input: Int32, output: OutputQueue, isClient: Bool) {
         self.name = name
         self.inputDescriptor = input
         self.output = output
@@ -63,7 +65,8 @@ final class CommandSource {
     }
 
     func next() -> (seq: Int, line: DecodedLine)? {
-        guard queueHead < queue.count else {
+        // A client over its output cap is being disconnected: nothing more of its is carried out.
+        guard queueHead < queue.count, !output.isOverCap else {
             queue.removeAll(keepingCapacity: true)
             queueHead = 0
             return nil

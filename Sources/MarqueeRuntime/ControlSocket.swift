@@ -47,13 +47,30 @@ final class ControlSocket {
         unlink(path)
     }
 
-    /// A new client, non-blocking, or nil when none is waiting.
-    func accept() -> Int32? {
-        let client = Glibc.accept(fd, nil, nil)
-        guard client >= 0 else { return nil }
-        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-        return client
+    enum Accepted {
+        case client(Int32)
+        /// No descriptor is left for it (EMFILE, ENFILE, or no memory for one): the connection
+        /// stays queued, so the listener stays readable.
+        case outOfDescriptors(String)
+        /// No connection is waiting (or it went away before it was taken).
+        case none
+    }
+
+    /// A new client, non-blocking and close-on-exec.
+    func accept() -> Accepted {
+        while true {
+            let client = Glibc.accept(fd, nil, nil)
+            if client >= 0 {
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                return .client(client)
+            }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors(SystemCall.errorText)
+            default: return .none
+            }
+        }
     }
 
     static func fill(_ address: inout sockaddr_un, _ bytes: [UInt8]) {

@@ -1,40 +1,24 @@
-import Glibc
 import MarqueeCore
 
 /// Reads deck files from disk and decodes them, with errors that name the file.
 public enum DeckFile {
-    /// Decks larger than this are refused before reading (a million cards take about 100 MB).
-    public static let maximumBytes = 1 << 30
+    /// Decks larger than this are refused before reading. A million cards take about 108 MB; the
+    /// cap leaves room for twice that and longer texts, and keeps a mistaken path (a disk image, a
+    /// log) from costing the kiosk its memory.
+    public static let maximumBytes = 256 << 20
 
-    public static func read(_ path: String) throws(RuntimeError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RuntimeError("cannot read deck \(path): \(SystemCall.errorText)") }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw RuntimeError("cannot read deck \(path): \(SystemCall.errorText)") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw RuntimeError("cannot read deck \(path): not a regular file")
-        }
-        guard status.st_size <= maximumBytes else {
-            throw RuntimeError("deck \(path) is larger than \(maximumBytes >> 20) MiB")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes {
-                SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
-            }
-            if count < 0 { throw RuntimeError("cannot read deck \(path): \(SystemCall.errorText)") }
-            if count == 0 { break }
-            filled += count
-        }
-        if filled < bytes.count { bytes.removeLast(bytes.count - filled) }
-        return bytes
+    /// The file's bytes: only a regular file within the cap, opened without blocking
+    /// (`RegularFile`), so a FIFO or a device is an error, never a hang.
+    public static func read(_ path: String, maximumBytes: Int = maximumBytes) throws(RuntimeError) -> [UInt8] {
+        try RegularFile.read(path, what: "deck", maximumBytes: maximumBytes)
     }
 
     /// Reads and decodes; the error lists every problem with its JSON path.
     public static func load(_ path: String) throws(RuntimeError) -> Deck {
-        let bytes = try read(path)
+        try decode(try read(path), path: path)
+    }
+
+    static func decode(_ bytes: [UInt8], path: String) throws(RuntimeError) -> Deck {
         do {
             return try DeckDecoder.decode(bytes: bytes)
         } catch {

@@ -28,6 +28,9 @@ public struct RunOptions: Sendable {
     public var restrictPaths: String?
     /// Also take commands from clients of a Unix socket at this path (`--control-socket`).
     public var controlSocket: String?
+    /// Clients of the control socket served at once (`--max-clients`); more are refused.
+    public var maxClients = RunOptions.defaultMaxClients
+    public static let defaultMaxClients = 64
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
     /// Where commands come from and replies go (stdin and stdout; tests pass pipes).

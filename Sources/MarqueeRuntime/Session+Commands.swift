@@ -41,6 +41,14 @@ extension Session {
         case .snapshot(let seq, let path):
             guard !scene.hasUnpresentedChange else { return false }
             writeSnapshot(path, seq: seq, source)
+        case .load(let seq, let load):
+            guard let result = load.result else { return false }
+            do throws(RuntimeError) {
+                try replaceDeck(with: try result.get())
+                source.reply(ok: seq, json: &json)
+            } catch {
+                source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
+            }
         }
         return true
     }
@@ -62,9 +70,10 @@ extension Session {
         case .snapshot(let path):
             source.hold = .snapshot(seq: seq, path: path)
         case .load(let path):
-            do {
-                try replaceDeck(with: try DeckFile.load(try paths.checkRead(path)))
-                source.reply(ok: seq, json: &json)
+            // Read and decoded on a thread; the reply comes when the deck is shown, and this
+            // source's later commands wait behind it as they do behind a `wait`.
+            do throws(RuntimeError) {
+                source.hold = .load(seq: seq, try loader.start(try paths.checkRead(path)))
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
@@ -175,6 +184,9 @@ extension Session {
 
     /// Shows `deck` if its fonts can be opened; otherwise nothing changes.
     func replaceDeck(with deck: Deck) throws(RuntimeError) {
+        // The renderer opens the --font file again for the new style; it must not have become a
+        // FIFO or a device since the start.
+        try Self.checkFontFile(options.fontPath)
         do {
             try renderer.prepare(style: deck.style)
         } catch {

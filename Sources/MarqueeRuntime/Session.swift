@@ -6,9 +6,10 @@ import MarqueeRender
 
 /// One run of Marquee: a deck on a display, driven by commands, timed by the display link.
 ///
-/// Single-threaded: one `poll()` over the command sources (stdin and, with `--control-socket`,
-/// the listening socket and its clients), the signal descriptor and the display link's
-/// descriptor. Each source's commands are queued in arrival order and applied one at a time;
+/// One thread runs the loop: one `poll()` over the command sources (stdin and, with
+/// `--control-socket`, the listening socket and its clients), their outputs while replies wait,
+/// the signal descriptor, the deck loader's wake-up pipe and the display link's descriptor. Only
+/// deck files are read on other threads (`DeckLoader`). Each source's commands are queued in arrival order and applied one at a time;
 /// `wait` and `snapshot` hold that source's queue until their condition is met, so its replies
 /// stay in order and scripted runs on the virtual clock are deterministic.
 public final class Session {
@@ -19,7 +20,7 @@ public final class Session {
     var scene: Scene
     private var displayList = DisplayList()
     private let trace: TraceWriter?
-    private let signals: SignalDescriptor
+    let signals: SignalDescriptor
     private let controlSocket: ControlSocket?
     let paths: PathPolicy
     var json = JSONWriter()
@@ -32,7 +33,16 @@ public final class Session {
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var decoded: [DecodedLine] = []
     private var descriptors: [pollfd] = []
-    private var reading: [CommandSource] = []
+    /// What each entry of `descriptors` after the signal descriptor stands for.
+    private var watched: [Watched] = []
+    let loader: DeckLoader
+    /// SIGHUP reloads being read, applied in the order they were asked for.
+    var pendingReloads: [DeckLoad] = []
+    /// While `accept` fails for want of descriptors (EMFILE, ENFILE), the listener is not polled
+    /// until a client leaves or this monotonic time passes, so the loop never spins on it.
+    var listenerPausedUntil: Double?
+    /// Set once standard output went over its cap (logged once).
+    private var standardOutputOverCap = false
     /// Scene tags are session-wide; each belongs to one source's command.
     var tagOwners: [Int: (source: CommandSource, seq: Int)] = [:]
     var nextTag = 1
@@ -46,6 +56,7 @@ public final class Session {
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
         // Fonts first: a missing font must not cost the display a modeset and a restore.
+        try Self.checkFontFile(options.fontPath)
         do {
             renderer = try Renderer(fontOverride: options.fontPath)
             try renderer.prepare(style: deck.style)
@@ -57,7 +68,8 @@ public final class Session {
         scene = Scene(deck: deck, viewport: backend.size)
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
-            output: LineWriter(fd: options.outputDescriptor, flushThreshold: 16 * 1024), isClient: false)
+            output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
+            isClient: false)
         sources = [standardInput]
         trace = try options.tracePath.map { path throws(RuntimeError) in try TraceWriter(path: path) }
         paths =
@@ -65,6 +77,7 @@ public final class Session {
             ?? .unrestricted
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
+        loader = try DeckLoader()
         // A reader that goes away must not kill a kiosk: writes then fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -72,15 +85,19 @@ public final class Session {
     /// Runs until `quit`, a signal, or the end of input (see SPEC §7 and docs/protocol.md).
     /// Returns the exit status.
     public func run() throws(RuntimeError) -> Int32 {
+        var signalled = false
         defer {
             for source in sources { source.output.flush() }
             trace?.flush()
             backend.restore()
+            // A script's last replies must reach its reader, but a signal still ends Marquee.
+            if !signalled { drainStandardOutput() }
         }
         if options.appearAtStart {
             scene.appear(stagger: 0.08)
         }
         while !quitting {
+            applyFinishedReloads()
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
@@ -92,7 +109,7 @@ public final class Session {
             // The software backend ends with its input, unless a control socket keeps it serving.
             let endsWithInput = (backend.name == "software" && controlSocket == nil) || options.exitOnEndOfInput
             if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
-            try waitForEvents()
+            signalled = try waitForEvents()
             if let time = try dispatchFrame() { try renderFrame(time) }
         }
         return 0
@@ -105,92 +122,137 @@ public final class Session {
         }.min()
     }
 
-    /// Clients that have hung up and been answered are closed and forgotten.
-    private func dropFinishedClients() {
-        sources.removeAll { source in
-            guard source.isClient, source.isFinished else { return false }
-            source.output.flush()
-            close(source.inputDescriptor)
-            for (tag, owner) in tagOwners where owner.source === source { tagOwners[tag] = nil }
-            return true
-        }
-    }
-
     // MARK: Events
 
-    private func waitForEvents() throws(RuntimeError) {
+    /// What a polled descriptor stands for.
+    private enum Watched {
+        case listener, loader, link
+        /// A source's input (and, for a client, its output on the same socket).
+        case source(CommandSource)
+        /// Standard output, when it is not the input's descriptor.
+        case output(CommandSource)
+    }
+
+    /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
+    private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
         if !link.isVirtual, let deadline = earliestWaitDeadline() {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
+        if let pausedUntil = listenerPausedUntil {
+            let remaining = Int32(max(0, ((pausedUntil - Self.monotonicNow()) * 1000).rounded(.up)))
+            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+            if remaining == 0 { listenerPausedUntil = nil }
+        }
         if timeout != 0 {
             for source in sources { source.output.flush() }
             trace?.flush()
         }
+        noteStandardOutputOverCap()
         // Kept across waits (capacity and all): a wait per frame should not allocate.
         descriptors.removeAll(keepingCapacity: true)
+        watched.removeAll(keepingCapacity: true)
+        func watch(_ fd: Int32, _ events: Int32, _ what: Watched) {
+            descriptors.append(pollfd(fd: fd, events: Int16(events), revents: 0))
+            watched.append(what)
+        }
         descriptors.append(pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0))
-        if let controlSocket { descriptors.append(pollfd(fd: controlSocket.fd, events: Int16(POLLIN), revents: 0)) }
-        // Stop reading a source while a long backlog waits behind its `wait`: its writer is then
-        // pushed back by the pipe or socket instead of Marquee buffering without bound.
-        reading.removeAll(keepingCapacity: true)
-        for source in sources where source.isReading && source.pendingCount < 4096 { reading.append(source) }
-        for source in reading {
-            descriptors.append(pollfd(fd: source.inputDescriptor, events: Int16(POLLIN), revents: 0))
+        if let controlSocket, listenerPausedUntil == nil { watch(controlSocket.fd, POLLIN, .listener) }
+        watch(loader.fd, POLLIN, .loader)
+        for source in sources {
+            // Stop reading a source while a long backlog waits behind its `wait` (or standard
+            // output's reader lags far behind): its writer is then pushed back by the pipe or
+            // socket instead of Marquee buffering without bound.
+            var reads = source.isReading && source.pendingCount < 4096
+            if !source.isClient && source.output.pendingBytes > Self.standardInputPauseBytes { reads = false }
+            let writes = source.output.wantsWritable
+            if source.isClient {
+                let events = (reads ? POLLIN : 0) | (writes ? POLLOUT : 0)
+                if events != 0 { watch(source.inputDescriptor, events, .source(source)) }
+            } else {
+                if reads { watch(source.inputDescriptor, POLLIN, .source(source)) }
+                if writes { watch(source.output.fd, POLLOUT, .output(source)) }
+            }
         }
         // The link's descriptor is there while it expects an event (a flip may complete after the
         // last frame was requested; its event must be read then, not when the next frame is).
-        if let fd = link.pollDescriptor {
-            descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
-        }
+        if let fd = link.pollDescriptor { watch(fd, POLLIN, .link) }
         if SystemCall.poll(&descriptors, timeoutMilliseconds: timeout) < 0 {
             throw RuntimeError("poll failed: \(SystemCall.errorText)")
         }
-        if descriptors[0].revents != 0 { handleSignals() }
-        var next = 1
-        if let controlSocket {
-            if descriptors[next].revents != 0 { acceptClients(controlSocket) }
-            next += 1
+        let signalled = descriptors[0].revents != 0 ? handleSignals() : false
+        var listenerReadable = false
+        for (index, what) in watched.enumerated() where descriptors[index + 1].revents != 0 {
+            let revents = Int32(descriptors[index + 1].revents)
+            switch what {
+            case .listener: listenerReadable = true
+            case .loader: loader.drain()
+            case .link: break  // dispatchFrame reads it
+            case .output(let source): source.output.flush()
+            case .source(let source):
+                if source.isClient && revents & (POLLOUT | POLLERR | POLLHUP) != 0 { source.output.flush() }
+                if source.isReading && revents & (POLLIN | POLLERR | POLLHUP) != 0 {
+                    source.read(into: &readBuffer, scratch: &decoded)
+                }
+            }
         }
-        for (offset, source) in reading.enumerated() where descriptors[next + offset].revents != 0 {
-            source.read(into: &readBuffer, scratch: &decoded)
+        watched.removeAll(keepingCapacity: true)  // a closed client's source is let go now
+        // Last, after the clients that hung up meanwhile are gone, so their places count as free.
+        if listenerReadable, let controlSocket {
+            dropFinishedClients()
+            acceptClients(controlSocket)
         }
-        reading.removeAll(keepingCapacity: true)  // a closed client's source is let go now
+        return signalled
     }
 
-    private func acceptClients(_ socket: ControlSocket) {
-        while let client = socket.accept() {
-            sources.append(
-                CommandSource(
-                    name: "control client \(client)", input: client,
-                    output: LineWriter(fd: client, flushThreshold: 16 * 1024),
-                    isClient: true))
-        }
+    /// Logs once that standard output's reader fell more than the cap behind.
+    private func noteStandardOutputOverCap() {
+        guard !standardOutputOverCap, standardInput.output.isOverCap else { return }
+        standardOutputOverCap = true
+        Log.error(
+            "stdout: its reader left more than \(RegularFile.mebibytes(Self.standardOutputCapacity)) of replies unread; no more replies are written to it"
+        )
     }
 
-    private func handleSignals() {
+    /// Returns true when a signal ends the run.
+    private func handleSignals() -> Bool {
+        var ends = false
         for number in signals.read() {
             switch number {
             case SIGHUP: reloadDeckFile()
             default:
                 Log.info("signal \(number): restoring the display and exiting")
                 quitting = true
+                ends = true
             }
         }
+        return ends
     }
 
-    /// SIGHUP: read `--deck` again; a bad file leaves the current deck on screen.
+    /// SIGHUP: read `--deck` again, on the loader's thread; `applyFinishedReloads` shows it.
     private func reloadDeckFile() {
         guard let path = options.deckPath else {
             Log.info("SIGHUP: no --deck file to reload (showing the demo deck)")
             return
         }
         do {
-            try replaceDeck(with: try DeckFile.load(path))
-            Log.info("SIGHUP: reloaded \(path)")
+            pendingReloads.append(try loader.start(path))
         } catch {
             Log.error("SIGHUP: kept the current deck: \(error.message)")
+        }
+    }
+
+    /// Shows the SIGHUP reloads that have been read, in order; a bad file leaves the current deck.
+    private func applyFinishedReloads() {
+        while let load = pendingReloads.first, let result = load.result {
+            pendingReloads.removeFirst()
+            do throws(RuntimeError) {
+                try replaceDeck(with: try result.get())
+                Log.info("SIGHUP: reloaded \(load.path)")
+            } catch {
+                Log.error("SIGHUP: kept the current deck: \(error.message)")
+            }
         }
     }
 

@@ -95,6 +95,13 @@ struct Run: ParsableCommand {
     var controlSocket: String?
 
     @Option(
+        name: .customLong("max-clients"),
+        help:
+            "Serve at most this many control-socket clients at once (default \(RunOptions.defaultMaxClients)); more are answered with an error and closed."
+    )
+    var maxClients: Int = RunOptions.defaultMaxClients
+
+    @Option(
         name: .customLong("restrict-paths"),
         help: "Let snapshot and load touch only files under this directory (after resolving .. and symlinks).")
     var restrictPaths: String?
@@ -102,7 +109,11 @@ struct Run: ParsableCommand {
     @Flag(help: "Play the appear sequence (cards appear one after another) when the deck is first shown.")
     var appear = false
 
-    @Flag(name: .customLong("exit-on-eof"), help: "Exit when standard input ends (the software backend always does).")
+    @Flag(
+        name: .customLong("exit-on-eof"),
+        help:
+            "Exit when standard input ends. The software backend does so anyway (after finishing its commands and animations) unless --control-socket is given; DRM and fbdev keep showing without this flag."
+    )
     var exitOnEOF = false
 
     func validate() throws {
@@ -139,6 +150,9 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "--device names a display device; the software backend draws into memory (use --size)")
         }
+        if !(1...4096).contains(maxClients) {
+            throw ValidationError("--max-clients must be from 1 to 4096 (got \(maxClients))")
+        }
         if let maxFPS, !(maxFPS.isFinite && maxFPS >= 1 && maxFPS <= 1000) {
             throw ValidationError("--max-fps must be from 1 to 1000 (got \(maxFPS))")
         }
@@ -165,6 +179,7 @@ struct Run: ParsableCommand {
         options.appearAtStart = appear
         options.restrictPaths = restrictPaths
         options.controlSocket = controlSocket
+        options.maxClients = maxClients
         return options
     }
 

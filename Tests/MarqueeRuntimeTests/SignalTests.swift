@@ -8,10 +8,13 @@ import XCTest
 final class SignalTests: XCTestCase, SpawnsMarquee {
     func testTerminateAndInterruptExitZeroMidAnimation() throws {
         for signal in [SIGTERM, SIGINT] {
-            let running = try start(["run", "--backend", "software", "--realtime"])
+            let trace = SessionHarness.scratch + "/signal-\(signal).trace"
+            let running = try start(["run", "--backend", "software", "--realtime", "--trace", trace])
             send(running, "scroll-to end duration=5\n")
             XCTAssertTrue(read(running, until: "\"seq\":1").contains("\"ok\":true"))
-            usleep(100_000)
+            // Mid-animation: frames of the scroll are being presented (the trace is flushed
+            // whenever the loop waits for the next vblank).
+            XCTAssertTrue(eventually { SessionHarness.readFile(trace).split(separator: "\n").count >= 3 })
             kill(running.pid, signal)
             XCTAssertEqual(exitStatus(running), 0, "signal \(signal)")
             close(running.input)
@@ -22,17 +25,19 @@ final class SignalTests: XCTestCase, SpawnsMarquee {
     func testHangUpReloadsTheDeckAndKeepsItWhenTheFileTurnsBad() throws {
         let path = SessionHarness.scratch + "/hup.json"
         SessionHarness.writeFile(path, #"{"sections": [{"cards": [{"id": "first"}]}]}"#)
-        let running = try start(["run", "--backend", "software", "--realtime", "--deck", path])
+        let log = SessionHarness.scratch + "/hup-\(UInt32.random(in: 0...UInt32.max)).log"
+        let running = try start(["run", "--backend", "software", "--realtime", "--deck", path], stderrPath: log)
         send(running, "wait 0.05\n")
         _ = read(running, until: "\"seq\":1")
         SessionHarness.writeFile(path, #"{"sections": [{"cards": [{"id": "second"}]}]}"#)
         kill(running.pid, SIGHUP)
-        usleep(100_000)
+        // The reload is read on a thread and logged when it is shown.
+        XCTAssertTrue(eventually { SessionHarness.readFile(log).contains("SIGHUP: reloaded") })
         send(running, "scroll-to id:second duration=0\n")
         XCTAssertTrue(read(running, until: "\"seq\":2").contains(#"{"seq":2,"ok":true}"#), "the new deck is shown")
         SessionHarness.writeFile(path, "{ broken")
         kill(running.pid, SIGHUP)
-        usleep(100_000)
+        XCTAssertTrue(eventually { SessionHarness.readFile(log).contains("SIGHUP: kept the current deck") })
         send(running, "scroll-to id:second duration=0\nquit\n")
         let output = read(running, until: "\"seq\":4")
         XCTAssertTrue(output.contains(#"{"seq":3,"ok":true}"#), "the good deck stayed: \(output)")

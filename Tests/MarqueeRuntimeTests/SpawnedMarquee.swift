@@ -18,7 +18,9 @@ extension SpawnsMarquee {
         return root + "/.build/debug/marquee"
     }
 
-    func start(_ arguments: [String]) throws -> Running {
+    /// `stderrPath`: where its log goes (a file a test can wait on), else /dev/null.
+    /// `descriptorLimit`: started through `sh -c 'ulimit -n N; exec marquee ...'` (same pid).
+    func start(_ arguments: [String], stderrPath: String? = nil, descriptorLimit: Int? = nil) throws -> Running {
         guard access(binary, X_OK) == 0 else { throw XCTSkip("\(binary) is not built") }
         var inputPipe: [Int32] = [0, 0]
         var outputPipe: [Int32] = [0, 0]
@@ -28,11 +30,18 @@ extension SpawnsMarquee {
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 2, stderrPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         // The child keeps only its ends, as 0 and 1: an inherited write end of its own input
         // would keep it from ever seeing end of input.
         for fd in inputPipe + outputPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        var program = binary
+        var words = [binary] + arguments
+        if let descriptorLimit {
+            program = "/bin/sh"
+            words = ["sh", "-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", binary] + arguments
+        }
+        let argv = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The test process blocks some signals for its own sessions; the child starts clean.
         var attributes = posix_spawnattr_t()
@@ -42,7 +51,7 @@ extension SpawnsMarquee {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, binary, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
         posix_spawn_file_actions_destroy(&actions)
         posix_spawnattr_destroy(&attributes)
         close(inputPipe[0])
@@ -55,11 +64,11 @@ extension SpawnsMarquee {
         _ = text.withCString { write(running.input, $0, strlen($0)) }
     }
 
-    /// Reads output until `needle` appears or a few seconds pass.
-    func read(_ running: Running, until needle: String) -> String {
+    /// Reads output until `needle` appears or `seconds` pass.
+    func read(_ running: Running, until needle: String, seconds: Int = 6) -> String {
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 4096)
-        for _ in 0..<300 where !text.contains(needle) {
+        for _ in 0..<max(1, seconds * 50) where !text.contains(needle) {
             var descriptor = pollfd(fd: running.output, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 20) > 0 else { continue }
             let count = Glibc.read(running.output, &buffer, buffer.count)
@@ -81,4 +90,34 @@ extension SpawnsMarquee {
         return nil
     }
 
+    /// Waits (up to `seconds`) until `condition` holds; the observable state a test waits for
+    /// instead of sleeping and hoping.
+    func eventually(seconds: Double = 6, _ condition: () -> Bool) -> Bool {
+        for _ in 0..<Int(seconds * 100) {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    /// How many threads the process has (`/proc/PID/task`).
+    func threadCount(_ running: Running) -> Int {
+        guard let directory = opendir("/proc/\(running.pid)/task") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+        }
+        return count
+    }
+
+    /// User plus system CPU time of the process so far, in seconds (`/proc/PID/stat`).
+    func cpuSeconds(_ running: Running) -> Double {
+        let text = SessionHarness.readFile("/proc/\(running.pid)/stat")
+        guard let close = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command's ")": state is field 3, utime 14 and stime 15 (proc(5)).
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
 }

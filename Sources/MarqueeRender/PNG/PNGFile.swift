@@ -28,10 +28,22 @@ public enum PNGFile {
         image.height = png_uint_32(buffer.height)
         image.format = marquee_png_format_rgb()
         let temporary = "\(path).tmp-\(getpid())"
-        errno = 0
-        let written = rgb.withUnsafeBytes { bytes in
-            png_image_write_to_file(&image, temporary, 0, bytes.baseAddress, png_int_32(buffer.width * 3), nil)
+        // Created afresh, never opened as found: a FIFO or a symlink placed at the temporary name
+        // would otherwise block the open or redirect the write (O_EXCL | O_NOFOLLOW refuse both).
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard fd >= 0, let file = fdopen(fd, "wb") else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
         }
+        errno = 0
+        var written = rgb.withUnsafeBytes { bytes in
+            png_image_write_to_stdio(&image, file, 0, bytes.baseAddress, png_int_32(buffer.width * 3), nil)
+        }
+        let writeErrno = errno
+        if fclose(file) != 0 && written != 0 { written = 0 }  // the last buffered bytes failed
+        if errno == 0 { errno = writeErrno }
         if written == 0 {
             // libpng says only "Write Error" when the disk is full; the system's reason is clearer.
             let system = errno != 0 ? String(cString: strerror(errno)) : ""

@@ -1,0 +1,105 @@
+import Glibc
+import MarqueeCore
+import Synchronization
+
+/// Reads and decodes decks on threads of their own, so that a `load` (or a SIGHUP reload) of a
+/// large deck never stops the run loop: frames are presented and other sources served meanwhile,
+/// and SIGTERM ends Marquee at once (the thread is detached and simply dies with the process).
+///
+/// Each finished load writes a byte to a pipe the run loop polls; the loop then picks up the
+/// results it is waiting for (`DeckLoad.result`) and applies them on its own thread, where the
+/// renderer and the scene live.
+final class DeckLoader {
+    /// Readable when a load has finished since the last `drain()`.
+    var fd: Int32 { wakeUp.readEnd }
+    private let wakeUp: WakeUpPipe
+
+    init() throws(RuntimeError) {
+        wakeUp = try WakeUpPipe()
+    }
+
+    /// Starts reading `path` (already checked against `--restrict-paths`) on a new thread.
+    func start(_ path: String) throws(RuntimeError) -> DeckLoad {
+        let load = DeckLoad(path: path)
+        let job = Unmanaged.passRetained(LoadJob(load: load, wakeUp: wakeUp)).toOpaque()
+        var thread = pthread_t()
+        // The thread inherits the loop's signal mask, so SIGINT, SIGTERM and SIGHUP still go only
+        // to the signalfd.
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<LoadJob>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, job)
+        guard status == 0 else {
+            Unmanaged<LoadJob>.fromOpaque(job).release()
+            throw RuntimeError("cannot start a thread to read \(path): \(String(cString: strerror(status)))")
+        }
+        pthread_detach(thread)
+        return load
+    }
+
+    /// Empties the pipe after the loop saw it readable.
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ SystemCall.read(wakeUp.readEnd, into: $0) }) > 0 {}
+    }
+}
+
+/// One deck being read; `result` is nil until its thread has finished.
+final class DeckLoad: Sendable {
+    let path: String
+    private let outcome = Mutex<Result<Deck, RuntimeError>?>(nil)
+
+    init(path: String) { self.path = path }
+
+    var result: Result<Deck, RuntimeError>? { outcome.withLock { $0 } }
+
+    fileprivate func finish(_ result: Result<Deck, RuntimeError>) {
+        outcome.withLock { $0 = result }
+    }
+}
+
+/// What a loader thread owns: the load to fill in and the pipe to wake the loop through (kept
+/// alive by the thread, so a thread outliving the session never writes to a closed descriptor).
+private final class LoadJob: Sendable {
+    let load: DeckLoad
+    let wakeUp: WakeUpPipe
+
+    init(load: DeckLoad, wakeUp: WakeUpPipe) {
+        self.load = load
+        self.wakeUp = wakeUp
+    }
+
+    func run() {
+        do throws(RuntimeError) {
+            load.finish(.success(try DeckFile.decode(try DeckFile.read(load.path), path: load.path)))
+        } catch {
+            load.finish(.failure(error))
+        }
+        var byte: UInt8 = 1
+        _ = write(wakeUp.writeEnd, &byte, 1)  // a full pipe already wakes the loop: nothing lost
+    }
+}
+
+/// A non-blocking pipe, closed when the last owner (the loader or a running thread) lets go.
+private final class WakeUpPipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws(RuntimeError) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw RuntimeError("cannot make a pipe: \(SystemCall.errorText)") }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+}
