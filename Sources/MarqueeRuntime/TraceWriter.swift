@@ -8,8 +8,16 @@ final class TraceWriter {
     private var json = JSONWriter(reservingCapacity: 4096)
 
     init(path: String) throws(RuntimeError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RuntimeError("cannot open trace file \(path): \(SystemCall.errorText)") }
+        // A FIFO is a fair place for a trace (a consumer reading it live), but a plain open of one
+        // waits for a reader, possibly forever: O_NONBLOCK makes that an error (ENXIO) at start.
+        // Writes are then blocking again, so every line reaches the reader whole; a reader that
+        // stops reading slows the frames down, which is what a diagnosis tool may ask for.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard fd >= 0 else {
+            let reason = errno == ENXIO ? "it is a FIFO that no program is reading" : SystemCall.errorText
+            throw RuntimeError("cannot open trace file \(path): \(reason)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         output = LineWriter(fd: fd, flushThreshold: 256 * 1024, closesDescriptor: true)
     }
 
