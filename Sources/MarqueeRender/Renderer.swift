@@ -2,7 +2,8 @@ import CPixman
 import MarqueeCore
 
 /// Turns a display list into pixels (SPEC §6): the background, then each item in order: section
-/// headers as text, cards as cached rasters composited with pixman (OVER).
+/// headers as text (`HeaderPainter`), cards as cached rasters composited with pixman (OVER), both
+/// with their presented opacity, scale and turn.
 public final class Renderer {
     private let library: FreeTypeLibrary
     private let fontOverride: String?
@@ -24,11 +25,8 @@ public final class Renderer {
     /// Backgrounds shared by every card of the same size, fill and accent.
     private var backgrounds: [BackgroundKey: PixmanImage] = [:]
     private var textColor: PixmanImage?
-    private struct HeaderKey: Hashable {
-        var title: String
-        var width: Double
-    }
-    private var headerLines: [HeaderKey: TextLine?] = [:]
+    /// Section headers: their laid-out titles and, for transformed ones, their images.
+    private let headers = HeaderPainter()
     /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
     private var interiors: [CardInterior?] = []
     /// The background's boxes around the cards written as constants (storage kept across frames).
@@ -79,7 +77,7 @@ public final class Renderer {
         textLayers.removeAll()
         sightedOnce.removeAll()
         backgrounds.removeAll()
-        headerLines.removeAll()
+        headers.removeAll()
         // Every buffer holds frames drawn in the old style.
         for index in targets.indices { targets[index].drawn = .unknown }
     }
@@ -137,9 +135,11 @@ public final class Renderer {
         wanted.background = list.background
         wanted.items.removeAll(keepingCapacity: true)
         // Cards draw within their frame, but for antialiasing and filtering; a header's glyphs can
-        // be taller than its row.
+        // be taller than its row (by up to its font size, scaled with it, plus the filter's reach
+        // when it is transformed).
         let cardReach = 3.0
         for item in list.items {
+            let headerItemReach = Double(headerReach) * max(1, item.scale) + cardReach
             switch item.content {
             case .card(_, let section, let itemIndex):
                 wanted.items.append(
@@ -148,9 +148,9 @@ public final class Renderer {
                 wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
             case .header(let section):
                 wanted.items.append(
-                    DrawnItem(item, look: .header(deck.sections[section].title), reach: Double(headerReach)))
+                    DrawnItem(item, look: .header(deck.sections[section].title), reach: headerItemReach))
             case .leavingHeader(let title, _):
-                wanted.items.append(DrawnItem(item, look: .header(title), reach: Double(headerReach)))
+                wanted.items.append(DrawnItem(item, look: .header(title), reach: headerItemReach))
             }
         }
     }
@@ -173,9 +173,9 @@ public final class Renderer {
             switch item.content {
             case .header(let section):
                 guard let title = deck.sections[section].title else { continue }
-                try drawHeader(title, item, fonts: fonts, color: headerColor, onto: image)
+                try headers.draw(title, item, face: fonts.header, color: headerColor, onto: image, rows: rows)
             case .leavingHeader(let title, _):
-                try drawHeader(title, item, fonts: fonts, color: headerColor, onto: image)
+                try headers.draw(title, item, face: fonts.header, color: headerColor, onto: image, rows: rows)
             case .card(_, let section, let itemIndex):
                 try drawCard(
                     deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image, rows: rows)
@@ -183,34 +183,6 @@ public final class Renderer {
                 try drawCard(card, item, rasterizer: rasterizer, onto: image, rows: rows)
             }
         }
-    }
-
-    /// Header text, vertically centered on the cap height (about 0.7 of the size). Headers move
-    /// with transitions but are not scaled or rotated; they take the item's opacity.
-    /// A header title laid out once per title and width, not on every frame it is drawn.
-    private func headerLine(_ title: String, width: Double, face: FontFace) -> TextLine? {
-        let key = HeaderKey(title: title, width: width)
-        if let line = headerLines[key] { return line }
-        // Titles change rarely; a deck that keeps renaming them should not grow this without bound.
-        if headerLines.count >= 256 { headerLines.removeAll() }
-        let line = TextLayout.lines(title, face: face, maximumWidth: width, maximumLines: 1).first
-        headerLines[key] = line
-        return line
-    }
-
-    private func drawHeader(
-        _ title: String, _ item: DisplayList.Item, fonts: FontSet, color: PixmanImage, onto image: PixmanImage
-    )
-        throws(RenderError)
-    {
-        guard item.alpha > 0, let style, let line = headerLine(title, width: item.frame.width, face: fonts.header)
-        else {
-            return
-        }
-        let source =
-            item.alpha < 1 ? try PixmanImage(solid: pixman_color_t(style.headerColor, opacity: item.alpha)) : color
-        let baseline = item.frame.y + item.frame.height / 2 + 0.35 * Double(fonts.header.pixelSize)
-        TextPainter.draw(line, face: fonts.header, color: source, onto: image, x: item.frame.x, baseline: baseline)
     }
 
     /// Composites a card. Drawn as it is (the common case), it is its size's shared background and

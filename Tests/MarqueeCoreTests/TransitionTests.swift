@@ -22,21 +22,22 @@ final class TransitionTests: XCTestCase {
         return list
     }
 
-    /// A card on its way out (deleted, or the old content of an updated card).
-    func item(_ list: DisplayList, id: String, leaving: Bool) -> DisplayList.Item? {
+    /// The card `id` as drawn: when `leaving`, its copy on the way out (deleted, or the old
+    /// content of an updated card); otherwise the card of the deck. Each is looked for only
+    /// among its own kind, so a deleted card still drawn as a deck card, or a leaving copy
+    /// missing, is found out.
+    func item(_ list: DisplayList, _ scene: Scene, id: String, leaving: Bool) -> DisplayList.Item? {
         list.items.first { item in
-            if case .leavingCard(let card, _) = item.content { return card.id == id }
-            return false
+            switch item.content {
+            case .leavingCard(let card, _): return leaving && card.id == id
+            case .card(_, let section, let index): return !leaving && scene.deck.sections[section].cards[index].id == id
+            case .header, .leavingHeader: return false
+            }
         }
     }
 
     func card(_ list: DisplayList, _ scene: Scene, id: String) -> DisplayList.Item? {
-        list.items.first { item in
-            if case .card(_, let section, let index) = item.content {
-                return scene.deck.sections[section].cards[index].id == id
-            }
-            return false
-        }
+        item(list, scene, id: id, leaving: false)
     }
 
     func smooth(_ f: Double) -> Double { f * f * (3 - 2 * f) }
@@ -68,18 +69,20 @@ final class TransitionTests: XCTestCase {
         try scene.deleteCard(at: 1)
         XCTAssertEqual(scene.deck.cardCount, 5, "the deck changes at once")
         let start = frame(&scene, at: 2)
-        let falling = try XCTUnwrap(item(start, id: "c1", leaving: true))
+        let falling = try XCTUnwrap(item(start, scene, id: "c1", leaving: true))
         XCTAssertEqual(falling.frame.y, 40 + 184)
         XCTAssertEqual(falling.alpha, 1)
         XCTAssertEqual(start.items.last?.content, falling.content, "drawn on top")
+        XCTAssertNil(card(start, scene, id: "c1"), "no longer a card of the deck")
+        XCTAssertEqual(card(start, scene, id: "c2")?.alpha, 1, "the others are not leaving")
         let mid = frame(&scene, at: 2 + 0.175)
-        let midFalling = try XCTUnwrap(item(mid, id: "c1", leaving: true))
+        let midFalling = try XCTUnwrap(item(mid, scene, id: "c1", leaving: true))
         XCTAssertEqual(midFalling.frame.y, 40 + 184 + 800 * 0.6 * 0.5, accuracy: 1e-9)
         XCTAssertEqual(midFalling.rotation, 0.125, accuracy: 1e-9)
         XCTAssertEqual(midFalling.alpha, 0.5, accuracy: 1e-9)
         XCTAssertEqual(card(mid, scene, id: "c2")!.frame.y, 40 + 2 * 184 - 184 * 0.5, accuracy: 1e-9)
         let end = frame(&scene, at: 2.35)
-        XCTAssertNil(item(end, id: "c1", leaving: true), "gone at the end")
+        XCTAssertNil(item(end, scene, id: "c1", leaving: true), "gone at the end")
         XCTAssertEqual(card(end, scene, id: "c2")!.frame.y, 40 + 184)
         XCTAssertFalse(scene.needsFrame)
     }
@@ -108,7 +111,7 @@ final class TransitionTests: XCTestCase {
         _ = scene.frame(at: FrameTime(timestamp: 2 - period, targetTimestamp: 2), into: &list, finishedTags: &tags)
         XCTAssertEqual(card(list, scene, id: "c1")!.frame.y, 40 + 184, "from where it was")
         XCTAssertEqual(card(list, scene, id: "c3")!.frame.y, 40 + 3 * 184, "c3 stays: one card in above, one out")
-        XCTAssertNotNil(item(list, id: "c2", leaving: true))
+        XCTAssertNotNil(item(list, scene, id: "c2", leaving: true))
         _ = scene.frame(
             at: FrameTime(timestamp: 2.175 - period, targetTimestamp: 2.175), into: &list, finishedTags: &tags)
         XCTAssertEqual(card(list, scene, id: "c1")!.frame.y, 40 + 184 + 92, accuracy: 1e-9)
@@ -120,17 +123,96 @@ final class TransitionTests: XCTestCase {
         XCTAssertEqual(card(list, scene, id: "c1")!.frame.y, 40 + 2 * 184)
     }
 
+    /// The batch `insert 0 n1`, `delete id:d3`, `move 4 0`: n1 ends at index 1 (d4 moves above
+    /// it), so it grows there from its first frame to its last, never where the insert alone
+    /// would have put it (index 0), and never slides.
+    func testACardInsertedInABatchGrowsAtItsPlaceAfterTheWholeBatch() throws {
+        var deck = SmallDecks.deck(sectionCounts: [8], titled: false)
+        for index in 0..<8 { deck.sections[0].cards[index].id = "d\(index)" }
+        var scene = Scene(deck: deck, viewport: viewport)
+        _ = frame(&scene, at: 1)
+        var batch = scene
+        try batch.insertCard(Card(id: "n1", title: "New"), at: 0, tag: 4)
+        try batch.deleteCard(at: try XCTUnwrap(batch.deck.globalIndex(ofCardWithID: "d3")), tag: 4)
+        try batch.moveCard(from: 4, to: 0, tag: 4)
+        scene = batch
+        XCTAssertEqual(scene.deck.sections[0].cards.map(\.id), ["d4", "n1", "d0", "d1", "d2", "d5", "d6", "d7"])
+        let finalFrame = try XCTUnwrap(scene.layout.frame(ofCard: 1))
+        var scales: [Double] = []
+        var tags: [Int] = []
+        var list = DisplayList()
+        for step in 0...21 {
+            let target = 2 + Double(step) / 60
+            _ = scene.frame(
+                at: FrameTime(timestamp: target - period, targetTimestamp: target), into: &list, finishedTags: &tags)
+            let inserted = try XCTUnwrap(card(list, scene, id: "n1"), "frame \(step)")
+            XCTAssertEqual(inserted.frame, finalFrame, "frame \(step): in place from the first frame")
+            scales.append(inserted.scale)
+        }
+        XCTAssertEqual(scales.first, 0.01)
+        XCTAssertEqual(scales.last, 1)
+        XCTAssertEqual(scales, scales.sorted(), "it only grows")
+        XCTAssertEqual(tags, [4])
+    }
+
+    /// Likewise a section inserted in a batch slides in to its place after the whole batch: its
+    /// header and card keep their final y on every frame, moving only from the left.
+    func testASectionInsertedInABatchSlidesToItsPlaceAfterTheWholeBatch() throws {
+        var scene = self.scene([3])
+        var batch = scene
+        try batch.insertSection(Section(title: "New", cards: [Card(id: "s0")]), at: 0)
+        try batch.insertCard(Card(id: "top"), at: 0)  // into the new section, above s0
+        scene = batch
+        let header = try XCTUnwrap(scene.layout.headerFrame(ofSection: 0))
+        let s0 = try XCTUnwrap(scene.layout.frame(ofCard: 1))
+        var previousX = -Double.infinity
+        for step in 0...21 {
+            let list = frame(&scene, at: 2 + Double(step) / 60)
+            let shownHeader = list.items.first { $0.content == .header(section: 0) }
+            if let shownHeader { XCTAssertEqual(shownHeader.frame.y, header.y, "frame \(step)") }
+            // Listed once it has come in from past the left edge.
+            guard let card = card(list, scene, id: "s0") else { continue }
+            XCTAssertEqual(card.frame.y, s0.y, "frame \(step): s0 slides along its final row")
+            XCTAssertGreaterThanOrEqual(card.frame.x, previousX, "frame \(step): from the left only")
+            previousX = card.frame.x
+        }
+        XCTAssertEqual(previousX, s0.x, "arrived")
+    }
+
     func testUpdateCrossFadesTheOldContent() throws {
         var scene = scene()
         try scene.updateCard(at: 2, with: Card(id: "", title: "Changed"))
         let start = frame(&scene, at: 2)
         XCTAssertEqual(card(start, scene, id: "c2")!.alpha, 1, "the new content is there at once")
-        let old = try XCTUnwrap(item(start, id: "c2", leaving: true))
+        let old = try XCTUnwrap(item(start, scene, id: "c2", leaving: true))
         XCTAssertEqual(old.alpha, 1)
         if case .leavingCard(let card, _) = old.content { XCTAssertEqual(card.title, "Card 2") }
-        let mid = frame(&scene, at: 2 + 0.35 * 0.6 / 2)
-        XCTAssertEqual(item(mid, id: "c2", leaving: true)!.alpha, 0.5, accuracy: 1e-9)
-        _ = frame(&scene, at: 2.5)
+        let mid = frame(&scene, at: 2 + 0.35 / 2)
+        XCTAssertEqual(item(mid, scene, id: "c2", leaving: true)!.alpha, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(card(mid, scene, id: "c2")!.alpha, 1)
+        _ = frame(&scene, at: 2.35)
+        XCTAssertFalse(scene.needsFrame)
+    }
+
+    /// The crossfade lasts the deck's `transitionDuration`: with 1 s, the old content is half
+    /// visible at 0.5 s, still there at 0.9 s, and gone at 1 s; in between it follows the curve.
+    func testUpdateCrossFadeFollowsTheDecksDuration() throws {
+        var deck = SmallDecks.deck(sectionCounts: [6], titled: false)
+        deck.style.transitionDuration = 1
+        var scene = Scene(deck: deck, viewport: viewport)
+        _ = frame(&scene, at: 1)
+        try scene.updateCard(at: 2, with: Card(id: "", title: "Changed"))
+        for step in 0...60 {
+            let elapsed = Double(step) / 60
+            let list = frame(&scene, at: 2 + elapsed)
+            let old = item(list, scene, id: "c2", leaving: true)
+            if step == 60 {
+                XCTAssertNil(old, "gone at 1 s")
+            } else {
+                let shown = try XCTUnwrap(old, "still fading at \(elapsed) s")
+                XCTAssertEqual(shown.alpha, 1 - smooth(elapsed), accuracy: 1e-9, "at \(elapsed) s")
+            }
+        }
         XCTAssertFalse(scene.needsFrame)
     }
 

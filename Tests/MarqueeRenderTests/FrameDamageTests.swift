@@ -4,7 +4,8 @@ import XCTest
 
 /// The renderer redraws only the rows a frame changes in the buffer it draws into. Whatever it
 /// skips must already be right: every frame of a session (idle frames, an update, inserts,
-/// deletes and moves with their transitions, a scroll, keyframed transforms and tints) drawn into
+/// deletes and moves with their transitions, a scroll, a section deleted and one inserted, the
+/// appear sequence, keyframed transforms and tints) drawn into
 /// two alternating buffers, as the software backend does, must equal the same frame drawn whole.
 final class FrameDamageTests: XCTestCase {
     private let size = PixelSize(width: 320, height: 400)
@@ -104,6 +105,11 @@ final class FrameDamageTests: XCTestCase {
         try run(frames: 25)
         try scene.deleteSection(at: 0)
         try run(frames: 25)
+        // Headers scaled and faded: a section sliding in, then everything appearing again.
+        try scene.insertSection(Section(title: "Notices", cards: [Card(id: "n0", title: "Lifts", body: "All")]), at: 0)
+        try run(frames: 25)
+        scene.appear(stagger: 0.04, duration: 0.3)
+        try run(frames: 40)
         XCTAssertLessThan(rowsRedrawn, frame * size.height * 3 / 4, "most frames were drawn in part")
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What one frame draws, in drawing order: a pure description the renderer turns into pixels and
 /// the trace writes out (SPEC §9).
 public struct DisplayList: Sendable {
@@ -28,6 +30,25 @@ public struct DisplayList: Sendable {
         public init(content: Content, frame: Rect) {
             self.content = content
             self.frame = frame
+        }
+
+        /// The axis-aligned box the item covers once scaled and turned about its center.
+        public var boundingBox: Rect {
+            let halfWidth = frame.width / 2 * scale
+            let halfHeight = frame.height / 2 * scale
+            let cosine = abs(cos(rotation))
+            let sine = abs(sin(rotation))
+            let extentX = halfWidth * cosine + halfHeight * sine
+            let extentY = halfWidth * sine + halfHeight * cosine
+            let centerX = frame.x + frame.width / 2
+            let centerY = frame.y + frame.height / 2
+            return Rect(x: centerX - extentX, y: centerY - extentY, width: 2 * extentX, height: 2 * extentY)
+        }
+
+        /// True when the scaled, turned item shares an area with a viewport of `size` (its box's
+        /// edges touching the viewport's do not count). Only such items are drawn and listed.
+        public func meets(viewport size: PixelSize) -> Bool {
+            boundingBox.intersects(Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)))
         }
 
         init(content: Content, attributes: ItemAttributes, offset: Double) {

@@ -165,7 +165,7 @@ extension Scene {
             leaving.append(
                 LeavingItem(
                     content: .leavingCard(old, index: globalIndex),
-                    tween: AttributeTween(from: top, to: faded, duration: transitionDuration * 0.6)))
+                    tween: AttributeTween(from: top, to: faded, duration: transitionDuration)))
         }
         retarget(window: window, appearing: [], tag: tag)
     }
@@ -282,10 +282,20 @@ extension Scene {
         let top = animator.presentedOffset
         let bottom = top + Double(layout.viewport.height)
         for (key, target) in targets {
-            let from: ItemAttributes
+            var entrance = Entrance.none
             if case .card(let id) = key, appearing.contains(id) {
-                from = ItemAttributes(frame: target.attributes.frame, alpha: 0, scale: 0.01)
+                entrance = .grow
             } else if slidingIn.contains(key) {
+                entrance = .slideIn
+            } else if let pending = tweens[key], pending.tween.startTime == nil {
+                // Inserted earlier in this batch and not shown yet: it enters at its place after
+                // the whole batch, not where the earlier edit alone would have put it.
+                entrance = pending.entrance
+            }
+            let from: ItemAttributes
+            if entrance == .grow {
+                from = ItemAttributes(frame: target.attributes.frame, alpha: 0, scale: 0.01)
+            } else if entrance == .slideIn {
                 // From just past the left edge of the screen.
                 from = ItemAttributes(frame: target.attributes.frame.offsetBy(dx: -target.attributes.frame.maxX - 1))
             } else if let shown = presented[key] {
@@ -311,7 +321,7 @@ extension Scene {
             }
             tweens[key] = ActiveTween(
                 tween: AttributeTween(from: from, to: target.attributes, duration: transitionDuration),
-                index: target.index)
+                index: target.index, entrance: entrance)
             tagged.insert(key)
         }
         if let tag { pendingTags[tag, default: []].formUnion(tagged) }

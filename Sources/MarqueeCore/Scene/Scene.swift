@@ -18,6 +18,18 @@ public struct Scene: Sendable {
     struct ActiveTween: Sendable {
         var tween: AttributeTween
         var index: Int
+        /// How the item enters, when it is new: its start is then derived from its final place,
+        /// and derived again if a later edit of the same batch moves that place before any frame
+        /// has shown it.
+        var entrance: Entrance = .none
+    }
+
+    /// How a new item arrives: an inserted card grows where it ends up; an inserted section's
+    /// header and cards slide in from the left to where they end up.
+    enum Entrance: Sendable {
+        case none
+        case grow
+        case slideIn
     }
 
     /// A card or header that is no longer in the deck, drawn until its way out ends.
@@ -113,7 +125,6 @@ public struct Scene: Sendable {
         let target = time.targetTimestamp
         lastTargetTime = target
         let offset = animator.presentedOffset
-        let viewportBottom = offset + Double(layout.viewport.height)
         list.offset = offset
         list.percent = layout.percent(atOffset: offset)
         list.background = deck.bindings.background?.color(at: list.percent) ?? deck.style.background
@@ -141,13 +152,13 @@ public struct Scene: Sendable {
             }
             drawn.append((content, key, attributes))
         }
-        // Tweening things whose layout place is off screen may still pass through the viewport.
+        // Tweening things whose layout place is off screen may still pass through the viewport;
+        // whether they reach it is decided below, with everything else.
         if tweens.count > 0 {
             for (key, active) in tweens where !drawn.contains(where: { $0.key == key }) && !endedKeys.contains(key) {
                 var active = active
                 let (attributes, ended) = active.tween.value(at: target)
                 if ended { endedKeys.append(key) } else { tweens[key] = active }
-                guard attributes.frame.y < viewportBottom, attributes.frame.maxY > offset else { continue }
                 switch key {
                 case .header(let section): drawn.append((.header(section: section), key, attributes))
                 case .card:
@@ -162,9 +173,7 @@ public struct Scene: Sendable {
         for var item in leaving {
             let (attributes, ended) = item.tween.value(at: target)
             if !ended { stillLeaving.append(item) }
-            if attributes.frame.y < viewportBottom, attributes.frame.maxY > offset, attributes.alpha > 0 {
-                drawn.append((item.content, nil, attributes))
-            }
+            if attributes.alpha > 0 { drawn.append((item.content, nil, attributes)) }
         }
         leaving = stillLeaving
         if drawn.contains(where: { $0.attributes.zIndex != 0 }) {
@@ -174,9 +183,20 @@ public struct Scene: Sendable {
             }
             drawn = ordered.map(\.element)
         }
-        presented.removeAll(keepingCapacity: true)
         for entry in drawn {
             list.items.append(DisplayList.Item(content: entry.content, attributes: entry.attributes, offset: offset))
+        }
+        if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
+        // The list (and so the trace) holds exactly what is drawn: items whose scaled, turned and
+        // translated box meets the viewport. Transitions move things through and past the edges
+        // (a falling card, a header sliding in from the left, a card moved from far away), so
+        // this is decided on the final attributes, after the keyframes. `presented` keeps the
+        // same items, so an edit restarts from what was on screen.
+        presented.removeAll(keepingCapacity: true)
+        var kept = 0
+        for (index, entry) in drawn.enumerated() where list.items[index].meets(viewport: layout.viewport) {
+            list.items[kept] = list.items[index]
+            kept += 1
             guard let key = entry.key else { continue }
             switch entry.content {
             case .card(let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
@@ -184,7 +204,7 @@ public struct Scene: Sendable {
             case .leavingCard, .leavingHeader: break
             }
         }
-        if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
+        list.items.removeLast(list.items.count - kept)
         reportFinishedTags(into: &finishedTags)
         return finished
     }
