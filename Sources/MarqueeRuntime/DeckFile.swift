@@ -32,13 +32,14 @@ public enum DeckFile {
         return bytes
     }
 
-    /// Reads and decodes; the error lists every problem with its JSON path.
+    /// Reads and decodes; the error is one line naming the first problem (with its JSON path) and
+    /// how many more there are, since it becomes a protocol reply (`marquee check-deck` lists them).
     public static func load(_ path: String) throws(RuntimeError) -> Deck {
         let bytes = try read(path)
         do {
             return try DeckDecoder.decode(bytes: bytes)
         } catch {
-            throw RuntimeError("deck \(path) is invalid:\n" + error.problems.map { "  \($0)" }.joined(separator: "\n"))
+            throw RuntimeError("deck \(path) is invalid: \(error.summary)")
         }
     }
 }

@@ -7,11 +7,14 @@ struct CheckDeck: ParsableCommand {
         commandName: "check-deck",
         abstract: "Validate a deck file and report every problem with its JSON path.",
         discussion: """
-            Checks the JSON, every field, and that the fonts the style names are installed. Exits 0 when the deck is valid, 1 otherwise. Each problem is one line, for example:
+            Checks the JSON, every field, and that the fonts the style names are installed. Exits 0 when the deck is valid, 1 otherwise. Each problem is one line (the first 20, then how many more), for example:
 
               board.json: sections[2].cards[7].id: duplicate id "c7" (first used at sections[0].cards[3])
             """
     )
+
+    /// Problems printed one a line; the rest are counted.
+    static let listedProblems = 20
 
     @Argument(help: "The deck file to check.")
     var file: String
@@ -24,18 +27,27 @@ struct CheckDeck: ParsableCommand {
             Log.error(error.message)
             throw ExitCode.failure
         }
-        var problems: [DeckProblem]
+        let problems: DeckError
         var summary = ""
         do {
             let deck = try DeckDecoder.decode(bytes: bytes)
-            problems = FontCheck.problems(in: deck.style)
-            summary = "\(deck.sections.count) sections, \(deck.cardCount) cards, \(deck.layout.kind.rawValue) layout"
+            problems = DeckError(problems: FontCheck.problems(in: deck.style))
+            summary = [
+                MessageText.count(deck.sections.count, "section"), MessageText.count(deck.cardCount, "card"),
+                "\(deck.layout.kind.rawValue) layout",
+            ].joined(separator: ", ")
         } catch {
-            problems = error.problems
+            problems = error
         }
-        guard problems.isEmpty else {
-            for problem in problems { print("\(file): \(problem)") }
-            print("\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
+        guard problems.count == 0 else {
+            // A deck with a problem per card would print a line per card: the first ones say what
+            // is wrong, the count says how much.
+            let listed = problems.problems.prefix(Self.listedProblems)
+            for problem in listed { print("\(file): \(problem)") }
+            if problems.count > listed.count {
+                print("\(file): … and \(MessageText.count(problems.count - listed.count, "more problem"))")
+            }
+            print("\(file): \(MessageText.count(problems.count, "problem")) found")
             throw ExitCode.failure
         }
         print("\(file): ok (\(summary))")

@@ -90,21 +90,11 @@ struct FuzzRun {
     }
 
     static func edit(_ command: Command, _ scene: inout Scene) throws(DeckEditError) {
-        func index(_ reference: CardReference) throws(DeckEditError) -> Int {
-            switch reference {
-            case .index(let index): return index
-            case .id(let id):
-                guard let index = scene.deck.globalIndex(ofCardWithID: id) else { throw DeckEditError("no id") }
-                return index
-            }
-        }
         switch command {
-        case .insert(.index(let position), let card): try scene.insertCard(card, at: position)
-        case .insert(.sectionItem(let section, let item), let card):
-            try scene.insertCard(card, section: section, item: item)
-        case .delete(let reference): try scene.deleteCard(at: try index(reference))
-        case .move(let from, let to): try scene.moveCard(from: from, to: to)
-        case .update(let reference, let card): try scene.updateCard(at: try index(reference), with: card)
+        case .insert(let place, let card): try scene.insertCard(card, at: place)
+        case .delete(let reference): try scene.deleteCard(reference)
+        case .move(let reference, let place): try scene.moveCard(reference, to: place)
+        case .update(let reference, let card): try scene.updateCard(reference, with: card)
         case .insertSection(let position, let section): try scene.insertSection(section, at: position)
         case .deleteSection(let position): try scene.deleteSection(at: position)
         default: break
