@@ -25,7 +25,7 @@ public enum ScrollTarget: Equatable, Sendable {
                 let index = try deck.globalIndex(of: reference)
                 guard let frame = layout.frame(ofCard: index) else {
                     return .failure(
-                        .init("card index \(index) is out of range (the layout has \(layout.cardCount) cards)"))
+                        .init("card index \(index) is out of range (the layout has \(MessageText.count(layout.cardCount, "card")))"))
                 }
                 return .success(placed(frame.y))
             } catch {

@@ -29,7 +29,8 @@ extension Deck {
         switch reference {
         case .index(let index):
             guard index >= 0, index < cardCount else {
-                throw DeckEditError("card index \(index) is out of range (the deck has \(cardCount) cards)")
+                throw DeckEditError(
+                    "card index \(index) is out of range (the deck has \(MessageText.count(cardCount, "card")))")
             }
             return index
         case .sectionItem(let section, let item):
