@@ -27,6 +27,13 @@ struct CheckDeck: ParsableCommand {
             Log.error(error.message)
             throw ExitCode.failure
         }
+        let lines = Self.report(bytes, file: file)
+        for line in lines.output { print(line) }
+        if !lines.valid { throw ExitCode.failure }
+    }
+
+    /// What `check-deck` prints for a deck's bytes, and whether the deck is valid.
+    static func report(_ bytes: [UInt8], file: String) -> (output: [String], valid: Bool) {
         let problems: DeckError
         var summary = ""
         do {
@@ -42,14 +49,14 @@ struct CheckDeck: ParsableCommand {
         guard problems.count == 0 else {
             // A deck with a problem per card would print a line per card: the first ones say what
             // is wrong, the count says how much.
-            let listed = problems.problems.prefix(Self.listedProblems)
-            for problem in listed { print("\(file): \(problem)") }
+            let listed = problems.problems.prefix(listedProblems)
+            var output = listed.map { "\(file): \($0)" }
             if problems.count > listed.count {
-                print("\(file): … and \(MessageText.count(problems.count - listed.count, "more problem"))")
+                output.append("\(file): … and \(MessageText.count(problems.count - listed.count, "more problem"))")
             }
-            print("\(file): \(MessageText.count(problems.count, "problem")) found")
-            throw ExitCode.failure
+            output.append("\(file): \(MessageText.count(problems.count, "problem")) found")
+            return (output, false)
         }
-        print("\(file): ok (\(summary))")
+        return (["\(file): ok (\(summary))"], true)
     }
 }

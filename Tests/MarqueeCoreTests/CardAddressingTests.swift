@@ -64,7 +64,8 @@ final class CardAddressingTests: XCTestCase {
             XCTAssertEqual(
                 ($0 as? DeckEditError)?.message, "there is no place 1:3 to move to (section 1 takes items 0 to 2)")
         }
-        XCTAssertEqual(ids(scene), [["c1", "c2"], ["c4", "c0", "c3"], ["c5", "c6", "c7"]], "a failed move changes nothing")
+        XCTAssertEqual(
+            ids(scene), [["c1", "c2"], ["c4", "c0", "c3"], ["c5", "c6", "c7"]], "a failed move changes nothing")
 
         // Into an empty section, and to the end of the last.
         var withEmpty = Scene(deck: SmallDecks.deck(sectionCounts: [2, 0, 1]), viewport: viewport)
@@ -77,16 +78,29 @@ final class CardAddressingTests: XCTestCase {
         var scene = scene()
         let cases: [(() throws -> Void, String)] = [
             ({ try scene.deleteCard(.index(8)) }, "card index 8 is out of range (the deck has 8 cards)"),
-            ({ try scene.deleteCard(.sectionItem(section: 3, item: 0)) }, "section 3 is out of range (the deck has 3 sections)"),
-            ({ try scene.deleteCard(.sectionItem(section: 1, item: 2)) }, "item 2 is out of range (section 1 has 2 cards)"),
+            (
+                { try scene.deleteCard(.sectionItem(section: 3, item: 0)) },
+                "section 3 is out of range (the deck has 3 sections)"
+            ),
+            (
+                { try scene.deleteCard(.sectionItem(section: 1, item: 2)) },
+                "item 2 is out of range (section 1 has 2 cards)"
+            ),
             ({ try scene.updateCard(.id("nope"), with: Card(id: "")) }, "no card has id \"nope\""),
             ({ try scene.moveCard(.index(0), to: .id("nope")) }, "no card has id \"nope\""),
             ({ try scene.insertCard(Card(id: "n"), at: .id("nope")) }, "no card has id \"nope\""),
-            ({ try scene.moveCard(.index(0), to: .sectionItem(section: 5, item: 0)) },
-             "there is no section 5 to move to (the deck has 3 sections)"),
-            ({ try scene.moveCard(.index(Int.max), to: .index(0)) },
-             "card index 9223372036854775807 is out of range (the deck has 8 cards)"),
-            ({ try scene.updateCard(.index(0), with: Card(id: "other")) }, "cannot change a card's id (\"c0\" to \"other\")"),
+            (
+                { try scene.moveCard(.index(0), to: .sectionItem(section: 5, item: 0)) },
+                "there is no section 5 to move to (the deck has 3 sections)"
+            ),
+            (
+                { try scene.moveCard(.index(Int.max), to: .index(0)) },
+                "card index 9223372036854775807 is out of range (the deck has 8 cards)"
+            ),
+            (
+                { try scene.updateCard(.index(0), with: Card(id: "other")) },
+                "cannot change a card's id (\"c0\" to \"other\")"
+            ),
         ]
         for (edit, message) in cases {
             XCTAssertThrowsError(try edit()) { XCTAssertEqual(($0 as? DeckEditError)?.message, message) }
@@ -115,12 +129,14 @@ final class CardAddressingTests: XCTestCase {
         XCTAssertEqual(try ScrollTarget.section(1).resolve(in: layout, deck: deck).get(), header1Top - 40)
         XCTAssertEqual(layout.headerFrame(ofSection: 1)?.y, header1Top)
         XCTAssertEqual(try ScrollTarget.section(0).resolve(in: layout, deck: deck).get(), 0)
-        XCTAssertEqual(try ScrollTarget.section(2).resolve(in: layout, deck: deck).get(), header1Top + 5 * 184 + 88 - 40)
+        XCTAssertEqual(
+            try ScrollTarget.section(2).resolve(in: layout, deck: deck).get(), header1Top + 5 * 184 + 88 - 40)
         let short = CollectionLayout(deck: deck, viewport: PixelSize(width: 800, height: 2_000))
         XCTAssertEqual(try ScrollTarget.section(2).resolve(in: short, deck: deck).get(), short.maxOffset, "clamped")
         // The section's first card is one header row lower: scrolling to it hides the header.
         XCTAssertEqual(
-            try ScrollTarget.sectionItem(section: 1, item: 0).resolve(in: layout, deck: deck).get(), header1Top + 88 - 40)
+            try ScrollTarget.sectionItem(section: 1, item: 0).resolve(in: layout, deck: deck).get(),
+            header1Top + 88 - 40)
         XCTAssertThrowsError(try ScrollTarget.section(3).resolve(in: layout, deck: deck).get()) {
             XCTAssertEqual("\($0)", "section 3 is out of range (the deck has 3 sections)")
         }

@@ -59,7 +59,8 @@ final class DeckDecoderTests: XCTestCase {
 
 final class HostileDeckTests: XCTestCase {
     func testAByteOrderMarkStartsADeck() throws {
-        let deck = try DeckDecoder.decode(bytes: [0xEF, 0xBB, 0xBF] + Array(#"{"sections": [{"cards": [{"id": "a"}]}]}"#.utf8))
+        let deck = try DeckDecoder.decode(
+            bytes: [0xEF, 0xBB, 0xBF] + Array(#"{"sections": [{"cards": [{"id": "a"}]}]}"#.utf8))
         XCTAssertEqual(deck.cardCount, 1)
         // Only at the very start: anywhere else it is a stray character, and its columns count
         // from after the mark.
@@ -67,7 +68,8 @@ final class HostileDeckTests: XCTestCase {
         XCTAssertThrowsError(try DeckDecoder.decode(bytes: [0xEF, 0xBB, 0xBF] + Array("{\"sections\": [}".utf8))) {
             XCTAssertTrue("\($0)".contains("line 1, column 15"), "\($0)")
         }
-        XCTAssertThrowsError(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8)), "plain JSON keeps RFC 8259's default")
+        XCTAssertThrowsError(
+            try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8)), "plain JSON keeps RFC 8259's default")
     }
 
     func testManyProblemsAreCountedNotAllKept() {

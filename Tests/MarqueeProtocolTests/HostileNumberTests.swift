@@ -65,13 +65,19 @@ final class HostileNumberTests: XCTestCase {
         XCTAssertEqual(try parse("delete id:c4")?.get(), .delete(.id("c4")))
         let update = Card(id: "", title: "t")
         XCTAssertEqual(try parse(#"update 3 {"title": "t"}"#)?.get(), .update(.index(3), update))
-        XCTAssertEqual(try parse(#"update 1:2 {"title": "t"}"#)?.get(), .update(.sectionItem(section: 1, item: 2), update))
+        XCTAssertEqual(
+            try parse(#"update 1:2 {"title": "t"}"#)?.get(), .update(.sectionItem(section: 1, item: 2), update))
         XCTAssertEqual(try parse(#"update id:c4 {"title": "t"}"#)?.get(), .update(.id("c4"), update))
         XCTAssertEqual(try parse("move 3 0")?.get(), .move(.index(3), to: .index(0)))
-        XCTAssertEqual(try parse("move 1:2 2:0")?.get(), .move(.sectionItem(section: 1, item: 2), to: .sectionItem(section: 2, item: 0)))
+        XCTAssertEqual(
+            try parse("move 1:2 2:0")?.get(),
+            .move(.sectionItem(section: 1, item: 2), to: .sectionItem(section: 2, item: 0)))
         XCTAssertEqual(try parse("move id:c4 id:c0")?.get(), .move(.id("c4"), to: .id("c0")))
         XCTAssertEqual(try parse("scroll-to section:2")?.get(), .scrollTo(.section(2), ScrollOptions()))
-        for line in ["delete id:", "move 1:x 0", "move 0 -1", "move 0", "delete 1:2:3", "scroll-to section:-1", "scroll-to section:"] {
+        for line in [
+            "delete id:", "move 1:x 0", "move 0 -1", "move 0", "delete 1:2:3", "scroll-to section:-1",
+            "scroll-to section:",
+        ] {
             XCTAssertNotNil(errorMessage(line), line)
         }
         XCTAssertEqual(
@@ -81,7 +87,10 @@ final class HostileNumberTests: XCTestCase {
 
     func testInputQuotedBackIsCut() {
         let word = String(repeating: "w", count: 60_000)
-        for line in [word, "scroll-to \(word)", "delete \(word)", "scroll-to end curve=\(word)", "wait \(word)", "appear \(word)"] {
+        for line in [
+            word, "scroll-to \(word)", "delete \(word)", "scroll-to end curve=\(word)", "wait \(word)",
+            "appear \(word)",
+        ] {
             let message = errorMessage(line) ?? ""
             XCTAssertLessThan(message.count, 400, String(line.prefix(20)))
             XCTAssertTrue(message.contains(String(repeating: "w", count: 64) + "…\""), message)

@@ -137,7 +137,8 @@ final class CardAddressSessionTests: XCTestCase {
         let run = try SessionHarness.run(
             "scroll-to section:1 duration=0\nwait idle\nscroll-to 1:0 duration=0\nwait idle\nscroll-to section:3\n",
             deckPath: writeDeck(), size: size)
-        XCTAssertEqual(run.replies.filter { $0["event"] == nil }.map { $0["ok"]?.bool }, [true, true, true, true, false])
+        XCTAssertEqual(
+            run.replies.filter { $0["event"] == nil }.map { $0["ok"]?.bool }, [true, true, true, true, false])
         XCTAssertEqual(
             run.replies.last?["error"]?.string, "scroll: section 3 is out of range (the deck has 3 sections)")
         // Section A: header 40 + three cards of 40 from y = 20, so B's header starts at 180.
