@@ -10,7 +10,7 @@ public enum Command: Equatable, Sendable {
     case quit
     case insert(CardPlace, Card)
     case delete(CardReference)
-    case move(from: Int, to: Int)
+    case move(CardReference, to: CardPlace)
     case update(CardReference, Card)
     case insertSection(Int, Section)
     case deleteSection(Int)
@@ -60,20 +60,6 @@ public struct ScrollOptions: Equatable, Sendable {
         self.duration = duration
         self.curve = curve
     }
-}
-
-/// Where `insert` puts a card.
-public enum CardPlace: Equatable, Sendable {
-    /// The global index the card will have (the end of the last section when it is the count).
-    case index(Int)
-    /// Section S, item I (I may be the section's card count: its end).
-    case sectionItem(section: Int, item: Int)
-}
-
-/// Which card `delete` and `update` mean.
-public enum CardReference: Equatable, Sendable {
-    case index(Int)
-    case id(String)
 }
 
 public enum ScrollAmount: Equatable, Sendable {

@@ -10,6 +10,9 @@ public struct CommandError: Error, Equatable, Sendable {
 public enum CommandParser {
     /// Durations and waits longer than this are refused as mistakes (a day).
     public static let maximumSeconds = 86_400.0
+    /// `scroll-by N` beyond this many rows either way is refused (no deck has that many rows, so
+    /// a larger N only ever means a typo, and it keeps N times the column count far from overflow).
+    public static let maximumRows = 1_000_000_000
 
     static let usage: [String: String] = [
         "scroll-to": "scroll-to TARGET [duration=S] [curve=NAME]",
@@ -18,10 +21,10 @@ public enum CommandParser {
         "snapshot": "snapshot PATH.png",
         "load": "load DECK.json",
         "quit": "quit",
-        "insert": "insert INDEX|S:I CARD_JSON",
-        "delete": "delete INDEX | delete id:ID",
-        "move": "move FROM TO",
-        "update": "update INDEX|id:ID CARD_JSON",
+        "insert": "insert INDEX|S:I|id:ID CARD_JSON",
+        "delete": "delete INDEX|S:I|id:ID",
+        "move": "move FROM TO (each INDEX, S:I or id:ID)",
+        "update": "update INDEX|S:I|id:ID CARD_JSON",
         "insert-section": "insert-section INDEX SECTION_JSON",
         "delete-section": "delete-section INDEX",
         "appear": "appear [stagger=S] [duration=S]",
@@ -100,10 +103,8 @@ public enum CommandParser {
             return .delete(try cardReference(arguments[0], command: "delete"))
         case "move":
             guard arguments.count == 2 else { throw wrongCount("move") }
-            guard let from = Int(arguments[0]), let to = Int(arguments[1]), from >= 0, to >= 0 else {
-                throw CommandError("move: FROM and TO are card indices, whole numbers ≥ 0 (usage: \(usage["move"]!))")
-            }
-            return .move(from: from, to: to)
+            return .move(
+                try cardReference(arguments[0], command: "move"), to: try cardPlace(arguments[1], command: "move"))
         case "insert", "update":
             throw missing("card JSON", for: String(name))
         case "insert-section":
@@ -112,7 +113,7 @@ public enum CommandParser {
             guard arguments.count == 1 else { throw wrongCount("delete-section") }
             guard let index = Int(arguments[0]), index >= 0 else {
                 throw CommandError(
-                    "delete-section: \"\(arguments[0].prefix(64))\" is not a section index (usage: \(usage["delete-section"]!))"
+                    "delete-section: \(MessageText.quoted(arguments[0])) is not a section index (usage: \(usage["delete-section"]!))"
                 )
             }
             return .deleteSection(index)
@@ -125,7 +126,8 @@ public enum CommandParser {
                 } else if word.hasPrefix("duration=") {
                     duration = try seconds(word.dropFirst("duration=".count), what: "appear duration")
                 } else {
-                    throw CommandError("appear: unknown option \"\(word.prefix(64))\" (usage: \(usage["appear"]!))")
+                    throw CommandError(
+                        "appear: unknown option \(MessageText.quoted(word)) (usage: \(usage["appear"]!))")
                 }
             }
             return .appear(stagger: stagger, duration: duration)
@@ -137,7 +139,7 @@ public enum CommandParser {
             return .commit
         default:
             let known = usage.keys.sorted().joined(separator: ", ")
-            throw CommandError("unknown command \"\(name.prefix(64))\" (known commands: \(known))")
+            throw CommandError("unknown command \(MessageText.quoted(name)) (known commands: \(known))")
         }
     }
 
@@ -163,7 +165,8 @@ public enum CommandParser {
             if command == "insert-section" {
                 guard let index = Int(words[1]), index >= 0 else {
                     throw CommandError(
-                        "insert-section: \"\(words[1].prefix(64))\" is not a section index (usage: \(usage[command]!))")
+                        "insert-section: \(MessageText.quoted(words[1])) is not a section index (usage: \(usage[command]!))"
+                    )
                 }
                 do {
                     return .success(
@@ -184,35 +187,57 @@ public enum CommandParser {
             } catch {
                 throw CommandError("\(command): the card is not valid JSON: \(error)")
             }
-            if command == "insert" { return .success(.insert(try cardPlace(words[1]), card)) }
+            if command == "insert" { return .success(.insert(try cardPlace(words[1], command: "insert"), card)) }
             return .success(.update(try cardReference(words[1], command: "update"), card))
         } catch {
             return .failure(error)
         }
     }
 
-    static func cardPlace(_ word: Substring) throws(CommandError) -> CardPlace {
+    /// `N`, `S:I` or `id:ID`: how every card-addressing command names a card or a place.
+    enum CardAddress {
+        case index(Int)
+        case sectionItem(section: Int, item: Int)
+        case id(String)
+    }
+
+    /// Numbers that do not fit in an Int (`Int("99999999999999999999")` is nil) and negative ones
+    /// are refused here, so no later arithmetic sees them.
+    static func cardAddress(_ word: Substring, command: String) throws(CommandError) -> CardAddress {
+        if word.hasPrefix("id:") {
+            guard word.count > 3 else { throw CommandError("\(command): id: needs a card id (id:ID)") }
+            return .id(String(word.dropFirst(3)))
+        }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 2, let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0 {
+        if parts.count == 2 {
+            guard let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0 else {
+                throw CommandError(
+                    "\(command): \(MessageText.quoted(word)) is not SECTION:ITEM (two whole numbers ≥ 0)")
+            }
             return .sectionItem(section: section, item: item)
         }
         guard let index = Int(word), index >= 0 else {
             throw CommandError(
-                "insert: \"\(word.prefix(64))\" is not a place (a card index or S:I; usage: \(usage["insert"]!))")
+                "\(command): \(MessageText.quoted(word)) is not a card (a card index, S:I or id:ID; usage: \(usage[command] ?? command))"
+            )
         }
         return .index(index)
     }
 
+    static func cardPlace(_ word: Substring, command: String) throws(CommandError) -> CardPlace {
+        switch try cardAddress(word, command: command) {
+        case .index(let index): return .index(index)
+        case .sectionItem(let section, let item): return .sectionItem(section: section, item: item)
+        case .id(let id): return .id(id)
+        }
+    }
+
     static func cardReference(_ word: Substring, command: String) throws(CommandError) -> CardReference {
-        if word.hasPrefix("id:") {
-            guard word.count > 3 else { throw CommandError("\(command): id: needs a card id") }
-            return .id(String(word.dropFirst(3)))
+        switch try cardAddress(word, command: command) {
+        case .index(let index): return .index(index)
+        case .sectionItem(let section, let item): return .sectionItem(section: section, item: item)
+        case .id(let id): return .id(id)
         }
-        guard let index = Int(word), index >= 0 else {
-            throw CommandError(
-                "\(command): \"\(word.prefix(64))\" is not a card (a card index or id:ID; usage: \(usage[command]!))")
-        }
-        return .index(index)
     }
 
     static func scrollTarget(_ word: Substring) throws(CommandError) -> ScrollTarget {
@@ -223,46 +248,52 @@ public enum CommandParser {
         }
         if word.hasSuffix("%") {
             guard let percent = Double(word.dropLast()), percent.isFinite, (0...100).contains(percent) else {
-                throw CommandError("scroll-to: \"\(word.prefix(64))\" is not a percentage from 0% to 100%")
+                throw CommandError("scroll-to: \(MessageText.quoted(word)) is not a percentage from 0% to 100%")
             }
             return .percent(percent)
         }
         if word.hasPrefix("offset:") {
             guard let offset = Double(word.dropFirst("offset:".count)), offset.isFinite, offset >= 0 else {
-                throw CommandError("scroll-to: \"\(word.prefix(64))\" is not a pixel offset (offset:PX, PX ≥ 0)")
+                throw CommandError("scroll-to: \(MessageText.quoted(word)) is not a pixel offset (offset:PX, PX ≥ 0)")
             }
             return .offset(offset)
         }
-        if word.hasPrefix("id:") {
-            let id = word.dropFirst(3)
-            guard !id.isEmpty else { throw CommandError("scroll-to: id: needs a card id (id:ID)") }
-            return .cardID(String(id))
-        }
-        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 2 {
-            guard let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0 else {
-                throw CommandError("scroll-to: \"\(word.prefix(64))\" is not SECTION:ITEM (two whole numbers ≥ 0)")
+        if word.hasPrefix("section:") {
+            guard let section = Int(word.dropFirst("section:".count)), section >= 0 else {
+                throw CommandError(
+                    "scroll-to: \(MessageText.quoted(word)) is not a section (section:S, S a section index ≥ 0)")
             }
-            return .sectionItem(section: section, item: item)
+            return .section(section)
         }
-        guard let index = Int(word), index >= 0 else {
+        let isAddress = word.hasPrefix("id:") || word.contains(":") || word.first?.isNumber == true
+        guard isAddress else {
             throw CommandError(
-                "scroll-to: unknown target \"\(word.prefix(64))\" (use a card index, S:I, id:ID, start, end, P% or offset:PX)"
+                "scroll-to: unknown target \(MessageText.quoted(word)) (use a card index, S:I, id:ID, section:S, start, end, P% or offset:PX)"
             )
         }
-        return .card(index)
+        switch try cardAddress(word, command: "scroll-to") {
+        case .index(let index): return .card(index)
+        case .sectionItem(let section, let item): return .sectionItem(section: section, item: item)
+        case .id(let id): return .cardID(id)
+        }
     }
 
     static func scrollAmount(_ word: Substring) throws(CommandError) -> ScrollAmount {
         if word.hasSuffix("px") {
             guard let pixels = Double(word.dropLast(2)), pixels.isFinite, abs(pixels) <= 1e9 else {
                 throw CommandError(
-                    "scroll-by: \"\(word.prefix(64))\" is not a pixel distance (for example 120px or -80px)")
+                    "scroll-by: \(MessageText.quoted(word)) is not a pixel distance from -1000000000px to 1000000000px (for example 120px or -80px)"
+                )
             }
             return .pixels(pixels)
         }
-        guard let rows = Int(word), abs(rows) <= 1_000_000_000 else {
-            throw CommandError("scroll-by: \"\(word.prefix(64))\" is not a whole number of cards or a distance in px")
+        guard let rows = Int(word) else {
+            throw CommandError(
+                "scroll-by: \(MessageText.quoted(word)) is not a whole number of rows or a distance in px")
+        }
+        // `magnitude`, not `abs`: abs(Int.min) does not fit in an Int and traps.
+        guard rows.magnitude <= maximumRows else {
+            throw CommandError("scroll-by: \(rows) rows is out of range (-\(maximumRows) to \(maximumRows))")
         }
         return .rows(rows)
     }
@@ -276,12 +307,12 @@ public enum CommandParser {
                 let name = String(word.dropFirst("curve=".count))
                 guard let curve = TimingCurve(name: name) else {
                     throw CommandError(
-                        "\(command): unknown curve \"\(name.prefix(64))\" (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1])"
+                        "\(command): unknown curve \(MessageText.quoted(name)) (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1])"
                     )
                 }
                 options.curve = curve
             } else {
-                throw CommandError("\(command): unknown option \"\(word.prefix(64))\" (usage: \(usage[command]!))")
+                throw CommandError("\(command): unknown option \(MessageText.quoted(word)) (usage: \(usage[command]!))")
             }
         }
         return options
@@ -290,7 +321,7 @@ public enum CommandParser {
     static func seconds(_ word: Substring, what: String) throws(CommandError) -> Double {
         guard let value = Double(word), value.isFinite, value >= 0, value <= maximumSeconds else {
             throw CommandError(
-                "\(what): \"\(word.prefix(64))\" is not a number of seconds from 0 to \(Int(maximumSeconds))")
+                "\(what): \(MessageText.quoted(word)) is not a number of seconds from 0 to \(Int(maximumSeconds))")
         }
         return value
     }

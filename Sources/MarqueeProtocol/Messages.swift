@@ -9,12 +9,27 @@ public enum Messages {
         writer.endObject()
     }
 
+    /// Error messages longer than this (in UTF-8 bytes) are cut in the middle.
+    public static let maximumErrorBytes = 2_048
+
     public static func error(seq: Int, message: String, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("seq", seq)
         writer.member("ok", false)
-        writer.member("error", message)
+        writer.member("error", bounded(message))
         writer.endObject()
+    }
+
+    /// Every reply stays one short line, whatever a message quotes. Messages quote input cut to a
+    /// few dozen characters where they are made (`MessageText`); this catches what is not, such as
+    /// a path of 60,000 characters in a file error. The middle goes, since a message names the
+    /// thing first and says what is wrong with it last.
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > maximumErrorBytes else { return message }
+        // Counted in Unicode scalars (at most 4 bytes each), not characters, which may be any length.
+        let keep = maximumErrorBytes / 16
+        let head = MessageText.clipped(message, limit: keep * 2)
+        return "\(head) \(String(Substring(message.unicodeScalars.suffix(keep))))"
     }
 
     /// `{"event":"scroll-finished","seq":N,"offset":X,"interrupted":false}`: `seq` is the command

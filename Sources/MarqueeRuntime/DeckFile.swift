@@ -13,7 +13,8 @@ public enum DeckFile {
         try RegularFile.read(path, what: "deck", maximumBytes: maximumBytes)
     }
 
-    /// Reads and decodes; the error lists every problem with its JSON path.
+    /// Reads and decodes; the error is one line naming the first problem (with its JSON path) and
+    /// how many more there are, since it becomes a protocol reply (`marquee check-deck` lists them).
     public static func load(_ path: String) throws(RuntimeError) -> Deck {
         try decode(try read(path), path: path)
     }
@@ -22,7 +23,7 @@ public enum DeckFile {
         do {
             return try DeckDecoder.decode(bytes: bytes)
         } catch {
-            throw RuntimeError("deck \(path) is invalid:\n" + error.problems.map { "  \($0)" }.joined(separator: "\n"))
+            throw RuntimeError("deck \(path) is invalid: \(error.summary)")
         }
     }
 }

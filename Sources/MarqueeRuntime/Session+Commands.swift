@@ -146,23 +146,11 @@ extension Session {
     /// Card edits (SPEC §5): applied at once, animated from the next frame; a failed edit changes
     /// nothing and is answered with why.
     private func edit(_ command: Command, in scene: inout Scene, tag: Int?) throws(DeckEditError) {
-        func cardIndex(_ reference: CardReference) throws(DeckEditError) -> Int {
-            switch reference {
-            case .index(let index): return index
-            case .id(let id):
-                guard let index = scene.deck.globalIndex(ofCardWithID: id) else {
-                    throw DeckEditError("no card has id \"\(id)\"")
-                }
-                return index
-            }
-        }
         switch command {
-        case .insert(.index(let index), let card): try scene.insertCard(card, at: index, tag: tag)
-        case .insert(.sectionItem(let section, let item), let card):
-            try scene.insertCard(card, section: section, item: item, tag: tag)
-        case .delete(let reference): try scene.deleteCard(at: try cardIndex(reference), tag: tag)
-        case .move(let from, let to): try scene.moveCard(from: from, to: to, tag: tag)
-        case .update(let reference, let card): try scene.updateCard(at: try cardIndex(reference), with: card, tag: tag)
+        case .insert(let place, let card): try scene.insertCard(card, at: place, tag: tag)
+        case .delete(let reference): try scene.deleteCard(reference, tag: tag)
+        case .move(let reference, let place): try scene.moveCard(reference, to: place, tag: tag)
+        case .update(let reference, let card): try scene.updateCard(reference, with: card, tag: tag)
         case .insertSection(let index, let section): try scene.insertSection(section, at: index, tag: tag)
         case .deleteSection(let index): try scene.deleteSection(at: index, tag: tag)
         default: preconditionFailure("Session.edit: \(command.name) is not an edit")

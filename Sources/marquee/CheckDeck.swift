@@ -7,15 +7,18 @@ struct CheckDeck: ParsableCommand {
         commandName: "check-deck",
         abstract: "Validate a deck file and report every problem with its JSON path.",
         discussion: """
-            Checks the JSON, every field, and that the fonts the style names are installed and can be drawn at the style's sizes (opened as `run` opens them; `--font` is not applied here). Exits 0 when the deck is valid, 1 otherwise. Each problem is one line, for example:
+            Checks the JSON, every field, and that the fonts the style names are installed and can be drawn at the style's sizes (opened as `run` opens them; `--font` is not applied here). Exits 0 when the deck is valid, 1 otherwise. Each problem is one line (the first 20, then how many more), for example:
 
               board.json: sections[2].cards[7].id: duplicate id "c7" (first used at sections[0].cards[3])
 
-            Warnings (a valid deck still exits 0) name cards too short to show a line of their body or their title:
+            Warnings (a valid deck still exits 0) name cards too short to show a line of their body or their title (the first ten, then how many more):
 
               board.json: warning: sections[0].cards[3]: card "c3" is 60 px tall; one line of its body needs 118 px, so the body is not shown (the title ends with …)
             """
     )
+
+    /// Problems printed one a line; the rest are counted.
+    static let listedProblems = 20
 
     @Argument(help: "The deck file to check.")
     var file: String
@@ -28,23 +31,39 @@ struct CheckDeck: ParsableCommand {
             Log.error(error.message)
             throw ExitCode.failure
         }
-        var problems: [DeckProblem]
+        let lines = Self.report(bytes, file: file)
+        for line in lines.output { print(line) }
+        if !lines.valid { throw ExitCode.failure }
+    }
+
+    /// What `check-deck` prints for a deck's bytes, and whether the deck is valid.
+    static func report(_ bytes: [UInt8], file: String) -> (output: [String], valid: Bool) {
+        let problems: DeckError
         var summary = ""
         var warnings: [DeckProblem] = []
         do {
             let deck = try DeckDecoder.decode(bytes: bytes)
-            problems = FontCheck.problems(in: deck.style)
+            problems = DeckError(problems: FontCheck.problems(in: deck.style))
             warnings = TextFitCheck.warnings(in: deck)
-            summary = "\(deck.sections.count) sections, \(deck.cardCount) cards, \(deck.layout.kind.rawValue) layout"
+            summary = [
+                MessageText.count(deck.sections.count, "section"), MessageText.count(deck.cardCount, "card"),
+                "\(deck.layout.kind.rawValue) layout",
+            ].joined(separator: ", ")
         } catch {
-            problems = error.problems
+            problems = error
         }
-        for warning in warnings { print("\(file): warning: \(warning)") }
-        guard problems.isEmpty else {
-            for problem in problems { print("\(file): \(problem)") }
-            print("\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
-            throw ExitCode.failure
+        let warningLines = warnings.map { "\(file): warning: \($0)" }
+        guard problems.count == 0 else {
+            // A deck with a problem per card would print a line per card: the first ones say what
+            // is wrong, the count says how much.
+            let listed = problems.problems.prefix(listedProblems)
+            var output = warningLines + listed.map { "\(file): \($0)" }
+            if problems.count > listed.count {
+                output.append("\(file): … and \(MessageText.count(problems.count - listed.count, "more problem"))")
+            }
+            output.append("\(file): \(MessageText.count(problems.count, "problem")) found")
+            return (output, false)
         }
-        print("\(file): ok (\(summary))")
+        return (warningLines + ["\(file): ok (\(summary))"], true)
     }
 }

@@ -12,15 +12,16 @@ struct Run: ParsableCommand {
         discussion: """
             Commands (one per line; docs/protocol.md has them all):
               scroll-to TARGET [duration=S] [curve=NAME]
-                  TARGET: index, S:I, id:ID, start, end, P% or offset:PX
+                  TARGET: index, S:I, id:ID, section:S, start, end, P% or offset:PX
               scroll-by N | scroll-by PXpx [duration=S] [curve=NAME]
               wait SECONDS | wait idle
               snapshot PATH.png
               load DECK.json
-              insert INDEX|S:I CARD_JSON
-              delete INDEX | delete id:ID
-              move FROM TO
-              update INDEX|id:ID CARD_JSON
+              insert PLACE CARD_JSON
+              delete CARD
+              move CARD PLACE
+              update CARD CARD_JSON
+                  CARD and PLACE: index, S:I or id:ID (S:I up to the section's count: its end)
               insert-section INDEX SECTION_JSON
               delete-section INDEX
               batch ... commit

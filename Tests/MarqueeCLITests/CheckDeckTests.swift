@@ -34,3 +34,31 @@ final class CheckDeckTests: XCTestCase {
         XCTAssertThrowsError(try CheckDeck.parse(["/nonexistent/deck.json"]).run())
     }
 }
+
+final class CheckDeckOutputTests: XCTestCase {
+    func report(_ text: String) -> (output: [String], valid: Bool) {
+        CheckDeck.report(Array(text.utf8), file: "d.json")
+    }
+
+    func testCountsHaveTheirPluralForms() {
+        XCTAssertEqual(
+            report(#"{"sections": [{"cards": [{"id": "a"}]}]}"#).output, ["d.json: ok (1 section, 1 card, list layout)"]
+        )
+        XCTAssertEqual(
+            report(#"{"sections": [{"cards": [{"id": "a"}, {"id": "b"}]}, {}]}"#).output,
+            ["d.json: ok (2 sections, 2 cards, list layout)"])
+        XCTAssertEqual(
+            report(#"{"sections": [{"cards": [{"id": "a"}, {"id": "a"}]}]}"#).output.last, "d.json: 1 problem found")
+    }
+
+    func testAThousandProblemsArePrintedInTwentyTwoLines() {
+        let cards = (0..<1_001).map { _ in #"{"id": "same"}"# }.joined(separator: ",")
+        let (output, valid) = report(#"{"sections": [{"cards": [\#(cards)]}]}"#)
+        XCTAssertFalse(valid)
+        XCTAssertEqual(output.count, 22)
+        XCTAssertEqual(
+            output[0], #"d.json: sections[0].cards[1].id: duplicate id "same" (first used at sections[0].cards[0])"#)
+        XCTAssertEqual(output[20], "d.json: … and 980 more problems")
+        XCTAssertEqual(output[21], "d.json: 1000 problems found")
+    }
+}

@@ -56,3 +56,46 @@ final class DeckDecoderTests: XCTestCase {
         XCTAssertEqual(Set(ids).count, ids.count, "ids are unique")
     }
 }
+
+final class HostileDeckTests: XCTestCase {
+    func testAByteOrderMarkStartsADeck() throws {
+        let deck = try DeckDecoder.decode(
+            bytes: [0xEF, 0xBB, 0xBF] + Array(#"{"sections": [{"cards": [{"id": "a"}]}]}"#.utf8))
+        XCTAssertEqual(deck.cardCount, 1)
+        // Only at the very start: anywhere else it is a stray character, and its columns count
+        // from after the mark.
+        XCTAssertThrowsError(try DeckDecoder.decode(bytes: Array(" ".utf8) + [0xEF, 0xBB, 0xBF] + Array("{}".utf8)))
+        XCTAssertThrowsError(try DeckDecoder.decode(bytes: [0xEF, 0xBB, 0xBF] + Array("{\"sections\": [}".utf8))) {
+            XCTAssertTrue("\($0)".contains("line 1, column 15"), "\($0)")
+        }
+        XCTAssertThrowsError(
+            try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8)), "plain JSON keeps RFC 8259's default")
+    }
+
+    func testManyProblemsAreCountedNotAllKept() {
+        let count = 5_000
+        let cards = (0..<count).map { _ in #"{"id": "same"}"# }.joined(separator: ",")
+        XCTAssertThrowsError(try DeckDecoder.decode(#"{"sections": [{"cards": [\#(cards)]}]}"#)) { error in
+            let error = error as! DeckError
+            XCTAssertEqual(error.count, count - 1)
+            XCTAssertEqual(error.problems.count, DeckDecoder.maximumKeptProblems)
+            XCTAssertEqual(
+                error.summary,
+                "sections[0].cards[1].id: duplicate id \"same\" (first used at sections[0].cards[0]) (and 4998 more problems)"
+            )
+            XCTAssertEqual(error.listing(limit: 2).split(separator: "\n").last, "… and 4997 more problems")
+        }
+    }
+
+    func testInputQuotedInProblemsIsCut() {
+        let long = String(repeating: "é", count: 10_000)
+        XCTAssertThrowsError(
+            try DeckDecoder.decode(#"{"sections": [], "style": {"background": "\#(long)"}, "\#(long)": 1}"#)
+        ) { error in
+            for problem in (error as! DeckError).problems {
+                XCTAssertLessThan(problem.description.count, 200, problem.description)
+                XCTAssertTrue(problem.description.contains("é…"), problem.description)
+            }
+        }
+    }
+}

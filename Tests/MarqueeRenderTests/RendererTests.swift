@@ -93,3 +93,34 @@ final class RendererTests: XCTestCase {
         }
     }
 }
+
+final class PNGHeaderTests: XCTestCase {
+    /// A PNG whose header claims `width` x `height` (with a valid CRC) and no image data.
+    func png(width: UInt32, height: UInt32) -> [UInt8] {
+        func crc(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                c ^= UInt32(byte)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func be(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        let ihdr = Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0]
+        let idat = Array("IDAT".utf8) + [0x78, 0x9C, 0x03, 0x00]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + ihdr + be(crc(ihdr)) + be(4) + idat
+            + be(crc(idat))
+    }
+
+    func testAHugeClaimedSizeIsAnErrorNotAnAllocation() throws {
+        let path = "/tmp/marquee-huge-\(getpid()).png"
+        defer { unlink(path) }
+        let bytes = png(width: 1_000_000, height: 1_000_000)
+        let file = fopen(path, "wb")!
+        fwrite(bytes, 1, bytes.count, file)
+        fclose(file)
+        XCTAssertThrowsError(try PNGFile.read(path)) {
+            XCTAssertTrue("\($0)".contains("1000000x1000000 is larger than 16384x16384"), "\($0)")
+        }
+    }
+}

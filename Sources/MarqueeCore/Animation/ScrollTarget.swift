@@ -5,6 +5,8 @@ public enum ScrollTarget: Equatable, Sendable {
     /// Section S, item I.
     case sectionItem(section: Int, item: Int)
     case cardID(String)
+    /// Section S's start (its header, or its first card when it has none), placed like a card.
+    case section(Int)
     case start
     case end
     /// A percentage of the maximum offset.
@@ -16,37 +18,36 @@ public enum ScrollTarget: Equatable, Sendable {
     /// why it means nothing.
     public func resolve(in layout: CollectionLayout, deck: Deck) -> Result<Double, ScrollTargetError> {
         let maximum = layout.maxOffset
-        func clamped(_ offset: Double) -> Double { min(max(offset, 0), maximum) }
-        func cardOffset(_ index: Int) -> Result<Double, ScrollTargetError> {
-            guard let frame = layout.frame(ofCard: index) else {
-                return .failure(.init("card index \(index) is out of range (the deck has \(layout.cardCount) cards)"))
+        // Whatever is named goes where the first card rests: `insets.top` below the viewport's top.
+        func placed(_ top: Double) -> Double { min(max(top - layout.configuration.insets.top, 0), maximum) }
+        func cardOffset(_ reference: CardReference) -> Result<Double, ScrollTargetError> {
+            do throws(DeckEditError) {
+                let index = try deck.globalIndex(of: reference)
+                guard let frame = layout.frame(ofCard: index) else {
+                    return .failure(
+                        .init("card index \(index) is out of range (the layout has \(MessageText.count(layout.cardCount, "card")))"))
+                }
+                return .success(placed(frame.y))
+            } catch {
+                return .failure(.init(error.message))
             }
-            return .success(clamped(frame.y - layout.configuration.insets.top))
         }
         switch self {
-        case .card(let index):
-            return cardOffset(index)
-        case .sectionItem(let section, let item):
-            guard section >= 0, section < deck.sections.count else {
-                return .failure(
-                    .init("section \(section) is out of range (the deck has \(deck.sections.count) sections)"))
-            }
-            guard let index = deck.globalIndex(section: section, item: item) else {
+        case .card(let index): return cardOffset(.index(index))
+        case .sectionItem(let section, let item): return cardOffset(.sectionItem(section: section, item: item))
+        case .cardID(let id): return cardOffset(.id(id))
+        case .section(let section):
+            guard let top = layout.top(ofSection: section) else {
                 return .failure(
                     .init(
-                        "item \(item) is out of range (section \(section) has \(deck.sections[section].cards.count) cards)"
+                        "section \(section) is out of range (the deck has \(MessageText.count(layout.sectionCount, "section")))"
                     ))
             }
-            return cardOffset(index)
-        case .cardID(let id):
-            guard let index = deck.globalIndex(ofCardWithID: id) else {
-                return .failure(.init("no card has id \"\(id)\""))
-            }
-            return cardOffset(index)
+            return .success(placed(top))
         case .start: return .success(0)
         case .end: return .success(maximum)
-        case .percent(let percent): return .success(clamped(percent / 100 * maximum))
-        case .offset(let offset): return .success(clamped(offset))
+        case .percent(let percent): return .success(min(max(percent / 100 * maximum, 0), maximum))
+        case .offset(let offset): return .success(min(max(offset, 0), maximum))
         }
     }
 }

@@ -11,7 +11,13 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendabl
 public struct JSONParser {
     public static let defaultMaximumDepth = 64
 
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     private let bytes: [UInt8]
+    /// Where the text begins (after a byte order mark): lines and columns count from here.
+    private var start = 0 {
+        didSet { position = start }
+    }
     private var position = 0
     private let maximumDepth: Int
 
@@ -21,10 +27,13 @@ public struct JSONParser {
         try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
-    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError)
-        -> JSONValue
-    {
+    /// With `allowingByteOrderMark`, a UTF-8 byte order mark (EF BB BF) at the very start is
+    /// skipped, as RFC 8259 permits; anywhere else it is an error, as are other encodings' marks.
+    public static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, allowingByteOrderMark: Bool = false
+    ) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        if allowingByteOrderMark, bytes.starts(with: byteOrderMark) { parser.start = byteOrderMark.count }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -40,7 +49,7 @@ public struct JSONParser {
     private func error(_ message: String) -> JSONParseError {
         var line = 1
         var column = 1
-        for byte in bytes[..<min(position, bytes.count)] {
+        for byte in bytes[start..<max(start, min(position, bytes.count))] {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1

@@ -109,6 +109,14 @@ public struct CollectionLayout: Sendable {
         return headerFrame(top: configuration.insets.top + before.extent)
     }
 
+    /// Where section `section` starts in content coordinates: the top of its header, or of its
+    /// first card row when it has no header (for an empty section without one, where the next
+    /// thing starts); nil when out of range.
+    public func top(ofSection section: Int) -> Double? {
+        guard section >= 0, section < sectionCount else { return nil }
+        return configuration.insets.top + index.position(ofSection: section).before.extent
+    }
+
     private func headerFrame(top: Double) -> Rect {
         Rect(
             x: configuration.insets.left, y: top,

@@ -23,7 +23,8 @@ extension Deck {
     /// Section and item of the card at global index `index`.
     public func location(ofCard index: Int) throws(DeckEditError) -> (section: Int, item: Int) {
         guard index >= 0, index < cardCount else {
-            throw DeckEditError("card index \(index) is out of range (the deck has \(cardCount) cards)")
+            throw DeckEditError(
+                "card index \(index) is out of range (the deck has \(MessageText.count(cardCount, "card")))")
         }
         var remaining = index
         for (sectionIndex, section) in sections.enumerated() {
@@ -37,7 +38,9 @@ extension Deck {
         guard sections.indices.contains(section), (0...sections[section].cards.count).contains(item) else {
             throw DeckEditError("there is no place \(section):\(item) to insert at")
         }
-        if containsCard(withID: card.id) { throw DeckEditError("a card with id \"\(card.id)\" already exists") }
+        if containsCard(withID: card.id) {
+            throw DeckEditError("a card with id \(MessageText.quoted(card.id)) already exists")
+        }
         sections[section].cards.insert(card, at: item)
     }
 
@@ -51,7 +54,9 @@ extension Deck {
     public mutating func update(section: Int, item: Int, with card: Card) throws(DeckEditError) {
         let old = sections[section].cards[item]
         guard card.id.isEmpty || card.id == old.id else {
-            throw DeckEditError("update cannot change a card's id (\"\(old.id)\" to \"\(card.id)\")")
+            // No "update" here: the session puts the command's name in front of every edit error.
+            throw DeckEditError(
+                "cannot change a card's id (\(MessageText.quoted(old.id)) to \(MessageText.quoted(card.id)))")
         }
         var replacement = card
         replacement.id = old.id
@@ -65,10 +70,12 @@ extension Deck {
         }
         var seen = Set<String>()
         for card in section.cards {
-            guard seen.insert(card.id).inserted else { throw DeckEditError("the section has id \"\(card.id)\" twice") }
+            guard seen.insert(card.id).inserted else {
+                throw DeckEditError("the section has id \(MessageText.quoted(card.id)) twice")
+            }
         }
         for card in section.cards where containsCard(withID: card.id) {
-            throw DeckEditError("a card with id \"\(card.id)\" already exists")
+            throw DeckEditError("a card with id \(MessageText.quoted(card.id)) already exists")
         }
         sections.insert(section, at: index)
     }
@@ -76,7 +83,8 @@ extension Deck {
     @discardableResult
     public mutating func removeSection(at index: Int) throws(DeckEditError) -> Section {
         guard index >= 0, index < sections.count else {
-            throw DeckEditError("section index \(index) is out of range (the deck has \(sections.count) sections)")
+            throw DeckEditError(
+                "section index \(index) is out of range (the deck has \(MessageText.count(sections.count, "section")))")
         }
         return sections.remove(at: index)
     }

@@ -30,7 +30,7 @@ extension DeckDecoder {
                 if let input = BindingInput(rawValue: name) {
                     bindings.input = input
                 } else {
-                    report(memberPath, "unknown input \"\(name)\" (use \"percent\" or \"position\")")
+                    report(memberPath, "unknown input \(MessageText.quoted(name)) (use \"percent\" or \"position\")")
                 }
             case "tint": bindings.tint = colorKeyframes(value, path: memberPath)
             case "translateX": bindings.translateX = scalarKeyframes(value, path: memberPath, in: -100_000...100_000)
@@ -52,7 +52,7 @@ extension DeckDecoder {
             if let parsed = ColorSpace(rawValue: name) {
                 space = parsed
             } else {
-                report("\(path).space", "unknown color space \"\(name)\" (use \"rgb\" or \"hsb\")")
+                report("\(path).space", "unknown color space \(MessageText.quoted(name)) (use \"rgb\" or \"hsb\")")
             }
         }
         guard let stops = stopArray(Self.value(fields, "keyframes"), path: "\(path).keyframes") else { return nil }

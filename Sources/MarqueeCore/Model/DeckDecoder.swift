@@ -4,8 +4,14 @@ public struct DeckDecoder {
     /// Limits that keep a hostile deck from costing unbounded memory or time later on.
     public static let maximumCardHeight: Double = 100_000
     public static let maximumColumns = 64
+    /// Problems kept with their text; a deck with a million duplicate ids has a million problems,
+    /// and their text would take more memory than the deck (the rest are only counted).
+    public static let maximumKeptProblems = 100
 
     private var problems: [DeckProblem] = []
+    private var uncounted = 0
+    private var failed: Bool { !problems.isEmpty }
+    private var error: DeckError { DeckError(problems: problems, uncounted: uncounted) }
 
     public static func decode(_ text: String) throws(DeckError) -> Deck {
         try decode(bytes: Array(text.utf8))
@@ -14,7 +20,9 @@ public struct DeckDecoder {
     public static func decode(bytes: [UInt8]) throws(DeckError) -> Deck {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes)
+            // Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
+            // parser ignore it, and a deck file is where one turns up.
+            json = try JSONParser.parse(bytes, allowingByteOrderMark: true)
         } catch {
             throw DeckError(problems: [DeckProblem(path: "", message: "not valid JSON: \(error)")])
         }
@@ -24,7 +32,7 @@ public struct DeckDecoder {
     public static func decode(_ json: JSONValue) throws(DeckError) -> Deck {
         var decoder = DeckDecoder()
         let deck = decoder.deck(json)
-        if !decoder.problems.isEmpty { throw DeckError(problems: decoder.problems) }
+        if decoder.failed { throw decoder.error }
         return deck
     }
 
@@ -33,7 +41,7 @@ public struct DeckDecoder {
     public static func decodeCard(_ json: JSONValue, path: String, requireID: Bool) throws(DeckError) -> Card {
         var decoder = DeckDecoder()
         let card = decoder.card(json, path: path, requireID: requireID)
-        if !decoder.problems.isEmpty { throw DeckError(problems: decoder.problems) }
+        if decoder.failed { throw decoder.error }
         guard let card else { throw DeckError(problems: [DeckProblem(path: path, message: "not a card")]) }
         return card
     }
@@ -42,11 +50,11 @@ public struct DeckDecoder {
     public static func decodeSection(_ json: JSONValue, path: String) throws(DeckError) -> Section {
         var decoder = DeckDecoder()
         let deck = decoder.deck(.object([(key: "sections", value: .array([json]))]))
-        if !decoder.problems.isEmpty {
+        if decoder.failed {
             let problems = decoder.problems.map { problem in
                 DeckProblem(path: path + problem.path.dropFirst("sections[0]".count), message: problem.message)
             }
-            throw DeckError(problems: problems)
+            throw DeckError(problems: problems, uncounted: decoder.uncounted)
         }
         guard let section = deck.sections.first else {
             throw DeckError(problems: [DeckProblem(path: path, message: "not a section")])
@@ -54,11 +62,19 @@ public struct DeckDecoder {
         return section
     }
 
-    mutating func report(_ path: String, _ message: String) {
-        problems.append(DeckProblem(path: path, message: message))
+    mutating func report(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+        guard problems.count < Self.maximumKeptProblems else {
+            uncounted += 1
+            return
+        }
+        problems.append(DeckProblem(path: path(), message: message()))
     }
 
-    private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// A member's path. Member names come from the file, so a name is cut like a quoted value.
+    private static func join(_ path: String, _ key: String) -> String {
+        let name = MessageText.clipped(key)
+        return path.isEmpty ? name : "\(path).\(name)"
+    }
 
     /// The members of an object, reporting unknown names (they are usually typos). `allowed` is a
     /// short list: comparing a few short strings is cheaper than hashing for every card.
@@ -71,8 +87,9 @@ public struct DeckDecoder {
             return nil
         }
         for member in members where !allowed.contains(member.key) {
-            let known = allowed.sorted().joined(separator: ", ")
-            report(Self.join(path(), member.key), "unknown field (known fields: \(known))")
+            report(
+                Self.join(path(), member.key),
+                "unknown field (known fields: \(allowed.sorted().joined(separator: ", ")))")
         }
         return members
     }
@@ -131,7 +148,7 @@ public struct DeckDecoder {
                     if let first = firstUseOfID[card.id] {
                         report(
                             "\(sectionPath).cards[\(cardIndex)].id",
-                            "duplicate id \"\(card.id)\" (first used at sections[\(first.section)].cards[\(first.card)])"
+                            "duplicate id \(MessageText.quoted(card.id)) (first used at sections[\(first.section)].cards[\(first.card)])"
                         )
                     } else {
                         firstUseOfID[card.id] = (sectionIndex, cardIndex)
@@ -182,7 +199,7 @@ public struct DeckDecoder {
                 layout.kind = kind
                 if kind == .grid { layout.columns = 2 }
             } else {
-                report(path + ".type", "unknown layout \"\(type)\" (use \"list\" or \"grid\")")
+                report(path + ".type", "unknown layout \(MessageText.quoted(type)) (use \"list\" or \"grid\")")
             }
         }
         if let columnsJSON = fields["columns"],
@@ -291,7 +308,7 @@ public struct DeckDecoder {
     mutating func color(_ json: JSONValue, path: @autoclosure () -> String) -> Color? {
         guard let text = string(json, path: path()) else { return nil }
         guard let color = Color(hex: text) else {
-            report(path(), "\"\(text)\" is not a color (use #rgb, #rrggbb or #rrggbbaa)")
+            report(path(), "\(MessageText.quoted(text)) is not a color (use #rgb, #rrggbb or #rrggbbaa)")
             return nil
         }
         return color

@@ -45,19 +45,50 @@ extension Scene {
 
     /// Moves the card at `source` so that its global index becomes `destination`.
     public mutating func moveCard(from source: Int, to destination: Int, tag: Int? = nil) throws(DeckEditError) {
-        let (fromSection, fromItem) = try deck.location(ofCard: source)
+        _ = try deck.location(ofCard: source)
         guard destination >= 0, destination < deck.cardCount else {
             throw DeckEditError("destination \(destination) is out of range (0 to \(deck.cardCount - 1))")
         }
+        // Removing the card leaves the destination in range, so this cannot fail.
+        moveCard(from: source, tag: tag) { deck in try! deck.insertionPoint(forGlobalIndex: destination) }
+    }
+
+    /// Moves the card at `source` so that it becomes item `item` of section `section`. `item` counts
+    /// the section's cards without the moved one, so it may be their number: the section's end
+    /// (which a global index cannot name when another section follows).
+    public mutating func moveCard(from source: Int, toSection section: Int, item: Int, tag: Int? = nil)
+        throws(DeckEditError)
+    {
+        let (fromSection, _) = try deck.location(ofCard: source)
+        guard section >= 0, section < deck.sections.count else {
+            throw DeckEditError(
+                "there is no section \(section) to move to (the deck has \(MessageText.count(deck.sections.count, "section")))"
+            )
+        }
+        let room = deck.sections[section].cards.count - (section == fromSection ? 1 : 0)
+        guard item >= 0, item <= room else {
+            throw DeckEditError(
+                "there is no place \(section):\(item) to move to (section \(section) takes items 0 to \(room))")
+        }
+        moveCard(from: source, tag: tag) { _ in (section, item) }
+    }
+
+    /// A move whose destination (section and item, in the deck without the card) is found once the
+    /// card is out. The caller has checked that `source` and the destination exist.
+    private mutating func moveCard(
+        from source: Int, tag: Int?, destination place: (Deck) -> (section: Int, item: Int)
+    ) {
+        let (fromSection, fromItem) = try! deck.location(ofCard: source)
         let card = deck.sections[fromSection].cards[fromItem]
         var window = oldFrames(margin: extent(of: card))
         let key = ItemKey.card(card.id)
         if window[key] == nil, let frame = layout.frame(ofCard: source) { window[key] = ItemAttributes(frame: frame) }
-        // In place (a copy of the deck would copy a section's cards): removing the card frees its id
-        // and leaves the destination in range, so the insert cannot fail.
+        // In place (a copy of the deck would copy a section's cards): removing the card frees its id,
+        // so the insert cannot fail.
         deck.removeCard(section: fromSection, item: fromItem)
-        let (toSection, toItem) = try! deck.insertionPoint(forGlobalIndex: destination)
+        let (toSection, toItem) = place(deck)
         try! deck.insert(card, section: toSection, item: toItem)
+        let destination = deck.firstCardIndex(ofSection: toSection) + toItem
         layout.removeCard(section: fromSection, item: fromItem)
         layout.insertCard(section: toSection, item: toItem, height: card.height)
         shiftCardIndices { index in
@@ -91,7 +122,9 @@ extension Scene {
     /// Deletes section `index` with its cards: the header and the cards on screen fall and fade.
     public mutating func deleteSection(at index: Int, tag: Int? = nil) throws(DeckEditError) {
         guard index >= 0, index < deck.sections.count else {
-            throw DeckEditError("section index \(index) is out of range (the deck has \(deck.sections.count) sections)")
+            throw DeckEditError(
+                "section index \(index) is out of range (the deck has \(MessageText.count(deck.sections.count, "section")))"
+            )
         }
         let section = deck.sections[index]
         let firstCard = deck.firstCardIndex(ofSection: index)

@@ -60,6 +60,9 @@ public enum PNGFile {
         }
     }
 
+    /// The largest width or height `read` accepts: the largest frame (`--size`, `--mode`).
+    public static let maximumSide = 16_384
+
     /// Reads a PNG into a pixel buffer (alpha is dropped, as the screen has none).
     public static func read(_ path: String) throws(RenderError) -> PixelBuffer {
         var image = png_image()
@@ -72,6 +75,13 @@ public enum PNGFile {
         image.format = marquee_png_format_rgba()
         let width = Int(image.width)
         let height = Int(image.height)
+        // The header's size comes from the file: a few bytes can claim a million pixels square,
+        // whose buffer (4 TB) cannot be allocated. No frame is larger than this.
+        guard width <= maximumSide, height <= maximumSide else {
+            png_image_free(&image)
+            throw RenderError(
+                .pngReadFailed, "cannot read \(path): \(width)x\(height) is larger than \(maximumSide)x\(maximumSide)")
+        }
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         let finished = rgba.withUnsafeMutableBytes { bytes in
             png_image_finish_read(&image, nil, bytes.baseAddress, png_int_32(width * 4), nil)

@@ -3,10 +3,23 @@ import MarqueeProtocol
 
 /// libFuzzer's callback: the input is a byte stream of commands. It is fed to the decoder in
 /// chunks whose sizes the input itself chooses (so line ends fall anywhere), and every decoded
-/// command is applied to a scene, with frames drawn in between, as the session would. Any broken
-/// invariant traps, which libFuzzer reports as a crash with the input that caused it.
+/// command is applied to a scene, with frames drawn in between, as the session would. An input
+/// whose first line starts with `{` begins with a deck: the commands then run on that deck, if it
+/// decodes. Any broken invariant traps, which libFuzzer reports as a crash with the input that
+/// caused it.
 func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    var bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    var run = FuzzRun()
+    if bytes.first == UInt8(ascii: "{") {
+        let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        do {
+            run = FuzzRun(deck: try DeckDecoder.decode(bytes: Array(bytes[..<end])))
+        } catch {
+            FuzzRun.checkBounded(error.summary)
+            return 0
+        }
+        bytes.removeFirst(min(bytes.count, end + 1))
+    }
     var decoder = CommandDecoder()
     var lines: [DecodedLine] = []
     var index = 0
@@ -18,9 +31,11 @@ func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         index = end
     }
     decoder.finish(into: &lines)
-    var run = FuzzRun()
     for line in lines.prefix(300) {
-        if case .command(let command) = line { run.apply(command) }
+        switch line {
+        case .command(let command): run.apply(command)
+        case .invalid(let message): FuzzRun.checkBounded(message)
+        }
         run.drawFrames(1)
     }
     run.drawFrames(40)
@@ -29,10 +44,17 @@ func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// A scene driven like the session drives it, with its invariants checked after every frame.
 struct FuzzRun {
-    var scene = Scene(deck: FuzzRun.deck(), viewport: PixelSize(width: 320, height: 240))
+    var scene: Scene
     var list = DisplayList()
     var time = 0.0
     var batch: [Command]?
+
+    init(deck: Deck = FuzzRun.deck()) { scene = Scene(deck: deck, viewport: PixelSize(width: 320, height: 240)) }
+
+    /// Every reply must stay one short line, whatever the input quoted.
+    static func checkBounded(_ message: String) {
+        precondition(message.utf8.count <= 1_000, "a message of \(message.utf8.count) bytes")
+    }
 
     static func deck() -> Deck {
         var deck = Deck()
@@ -62,7 +84,9 @@ struct FuzzRun {
         }
         switch command {
         case .scrollTo(let target, let options):
-            _ = scene.scroll(to: target, duration: options.duration ?? 0.6, curve: options.curve ?? .easeInOut, tag: 1)
+            let result = scene.scroll(
+                to: target, duration: options.duration ?? 0.6, curve: options.curve ?? .easeInOut, tag: 1)
+            if case .failure(let error) = result { Self.checkBounded(error.message) }
         case .scrollBy(.rows(let rows), let options):
             _ = scene.scroll(
                 to: scene.target(byRows: rows), duration: options.duration ?? 0.6, curve: .easeInOut, tag: 1)
@@ -85,26 +109,20 @@ struct FuzzRun {
         case .commit, .snapshot, .load, .quit:
             break
         default:
-            _ = try? Self.edit(command, &scene)
+            do throws(DeckEditError) {
+                try Self.edit(command, &scene)
+            } catch {
+                Self.checkBounded(error.message)
+            }
         }
     }
 
     static func edit(_ command: Command, _ scene: inout Scene) throws(DeckEditError) {
-        func index(_ reference: CardReference) throws(DeckEditError) -> Int {
-            switch reference {
-            case .index(let index): return index
-            case .id(let id):
-                guard let index = scene.deck.globalIndex(ofCardWithID: id) else { throw DeckEditError("no id") }
-                return index
-            }
-        }
         switch command {
-        case .insert(.index(let position), let card): try scene.insertCard(card, at: position)
-        case .insert(.sectionItem(let section, let item), let card):
-            try scene.insertCard(card, section: section, item: item)
-        case .delete(let reference): try scene.deleteCard(at: try index(reference))
-        case .move(let from, let to): try scene.moveCard(from: from, to: to)
-        case .update(let reference, let card): try scene.updateCard(at: try index(reference), with: card)
+        case .insert(let place, let card): try scene.insertCard(card, at: place)
+        case .delete(let reference): try scene.deleteCard(reference)
+        case .move(let reference, let place): try scene.moveCard(reference, to: place)
+        case .update(let reference, let card): try scene.updateCard(reference, with: card)
         case .insertSection(let position, let section): try scene.insertSection(section, at: position)
         case .deleteSection(let position): try scene.deleteSection(at: position)
         default: break
