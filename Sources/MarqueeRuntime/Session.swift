@@ -313,8 +313,9 @@ public final class Session {
         return tag
     }
 
+    /// "60" rather than "60.0"; a value too large for an Int (or not finite) in Swift's own form.
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : value.description
+        value == value.rounded() && value.magnitude < 1e15 ? String(Int(value)) : value.description
     }
 }
 

@@ -30,4 +30,12 @@ final class FramePacingTests: XCTestCase {
         XCTAssertEqual(FramePacing.hertz(59.9401), "59.94")
         XCTAssertEqual(FramePacing.hertz(110.0703), "110.07")
     }
+
+    /// Rates and caps from outside (flags, drivers) never trap a conversion: messages print them as
+    /// they are and pacing holds a tiny cap to a finite number of vblanks.
+    func testExtremeRatesAndCapsDoNotTrap() {
+        XCTAssertEqual(FramePacing.hertz(.infinity), "inf")
+        XCTAssertEqual(FramePacing.hertz(1e300), "1e+300")
+        XCTAssertEqual(FramePacing(refreshRate: 60, maximumFramesPerSecond: 1e-300).vblanksPerFrame, 1_000_000)
+    }
 }

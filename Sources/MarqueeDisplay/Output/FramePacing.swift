@@ -18,7 +18,9 @@ public struct FramePacing: Equatable, Sendable {
         precondition(refreshRate > 0 && refreshRate.isFinite, "FramePacing: refresh rate must be positive")
         self.refreshRate = refreshRate
         let cap = maximumFramesPerSecond.map { $0 > 0 ? $0 : refreshRate } ?? refreshRate
-        vblanksPerFrame = countsVblanks && cap < refreshRate ? Int((refreshRate / cap - 1e-9).rounded(.up)) : 1
+        // Held to a million vblanks (hours between frames) so that no cap converts out of Int's range.
+        vblanksPerFrame =
+            countsVblanks && cap < refreshRate ? Int(min(refreshRate / cap - 1e-9, 1e6).rounded(.up)) : 1
         minimumFrameInterval = 0.9 / cap
     }
 
@@ -32,6 +34,7 @@ public struct FramePacing: Equatable, Sendable {
     /// "60" or "59.94": a rate for logs and messages, to the hundredth.
     public static func hertz(_ rate: Double) -> String {
         let hundredths = (rate * 100).rounded() / 100
-        return hundredths == hundredths.rounded() ? String(Int(hundredths)) : String(hundredths)
+        return hundredths == hundredths.rounded() && hundredths.magnitude < 1e15
+            ? String(Int(hundredths)) : String(hundredths)
     }
 }
