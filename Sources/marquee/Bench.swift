@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
         abstract: "Render a bench scene into memory and report frame times.",
         discussion: """
             Scenes (--scene), all at 60 Hz:
-              cards-1080p        SPEC §10: 10,000 cards scrolling from card 0 to 5000 in 2 s (120 frames)
+              cards-1080p        the reference scene: 10,000 cards scrolling from card 0 to 5000 in 2 s (120 frames)
               cards-1080p-slow   the same deck scrolling 12 cards in 2 s
               transitions-1080p  3 inserts and 3 deletes in view, over 0.35 s (21 frames)
               update-1080p       1 card in view updated in place, over 0.35 s; the rest stands still
