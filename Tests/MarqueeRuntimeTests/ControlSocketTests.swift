@@ -13,16 +13,7 @@ final class ControlSocketTests: XCTestCase, SpawnsMarquee {
 
     /// Calls `body` with the socket path as a `sockaddr` (for connect and bind).
     func withAddress(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(socketPath.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        withUnixAddress(socketPath, body)
     }
 
     func startServer(extra: [String] = [], stderrPath: String? = nil, descriptorLimit: Int? = nil) throws -> Running {

@@ -121,3 +121,17 @@ extension SpawnsMarquee {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
+
+/// Calls `body` with a Unix socket path as a `sockaddr` and its length (for connect and bind).
+func withUnixAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        buffer.copyBytes(from: bytes)
+        buffer[bytes.count] = 0
+    }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}
