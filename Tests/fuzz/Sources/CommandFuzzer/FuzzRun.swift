@@ -85,11 +85,11 @@ struct FuzzRun {
         switch command {
         case .scrollTo(let target, let options):
             let result = scene.scroll(
-                to: target, duration: options.duration ?? 0.6, curve: options.curve ?? .easeInOut, tag: 1)
+                to: target, duration: Self.bounded(options.duration ?? 0.6), curve: options.curve ?? .easeInOut, tag: 1)
             if case .failure(let error) = result { Self.checkBounded(error.message) }
         case .scrollBy(.rows(let rows), let options):
             _ = scene.scroll(
-                to: scene.target(byRows: rows), duration: options.duration ?? 0.6, curve: .easeInOut, tag: 1)
+                to: scene.target(byRows: rows), duration: Self.bounded(options.duration ?? 0.6), curve: .easeInOut, tag: 1)
         case .scrollBy(.pixels(let pixels), _):
             _ = scene.scroll(
                 to: .offset(max(0, scene.animator.destination + pixels)), duration: 0.3, curve: .linear, tag: 1)
@@ -128,6 +128,11 @@ struct FuzzRun {
         default: break
         }
     }
+
+    /// Scroll durations held to 10 s, as long as the longest transition a deck may ask for: the
+    /// protocol takes up to a day, and `wait idle` after such a scroll would be a day of frames
+    /// here (the invariants, not the length of a wait, are what this target checks).
+    static func bounded(_ duration: Double) -> Double { min(duration, 10) }
 
     mutating func drawFrames(_ count: Int) {
         for _ in 0..<max(0, count) {
