@@ -30,13 +30,14 @@ let package = Package(
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
+        systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "MarqueeCore"),
         .target(
             name: "MarqueeRender",
-            dependencies: ["MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig", "CHarfBuzz"]
+            dependencies: ["MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig", "CHarfBuzz", "CFriBidi"]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),

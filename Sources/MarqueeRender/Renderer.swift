@@ -193,7 +193,9 @@ public final class Renderer {
         if let line = headerLines[key] { return line }
         // Titles change rarely; a deck that keeps renaming them should not grow this without bound.
         if headerLines.count >= 256 { headerLines.removeAll() }
-        let line = TextLayout.lines(title, face: face, maximumWidth: width, maximumLines: 1).first
+        let line = TextLayout.lines(
+            title, face: face, maximumWidth: width, maximumLines: 1, direction: style?.direction ?? .auto
+        ).first
         headerLines[key] = line
         return line
     }
@@ -210,7 +212,8 @@ public final class Renderer {
         let source =
             item.alpha < 1 ? try PixmanImage(solid: pixman_color_t(style.headerColor, opacity: item.alpha)) : color
         let baseline = item.frame.y + item.frame.height / 2 + 0.35 * Double(fonts.header.pixelSize)
-        TextPainter.draw(line, face: fonts.header, color: source, onto: image, x: item.frame.x, baseline: baseline)
+        let x = item.frame.x + line.offset(in: item.frame.width, align: style.align)
+        TextPainter.draw(line, face: fonts.header, color: source, onto: image, x: x, baseline: baseline)
     }
 
     /// Composites a card. Drawn as it is (the common case), it is its size's shared background and

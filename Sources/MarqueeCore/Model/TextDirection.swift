@@ -6,3 +6,13 @@ public enum TextDirection: String, Equatable, Hashable, Sendable, CaseIterable {
     case ltr
     case rtl
 }
+
+/// Where a line sits in its box: `start` and `end` follow the paragraph's direction (`start` is
+/// the right edge of a right-to-left line); `left`, `right` and `center` do not.
+public enum TextAlign: String, Equatable, Hashable, Sendable, CaseIterable {
+    case start
+    case end
+    case left
+    case right
+    case center
+}

@@ -26,6 +26,21 @@ public struct TextLine: Equatable, Sendable {
     }
 }
 
+extension TextLine {
+    /// Pixels from a box's left edge to this line's left edge, in a box `width` wide: `start` is
+    /// the right edge for a line of a right-to-left paragraph, `end` the left.
+    public func offset(in width: Double, align: TextAlign) -> Double {
+        let spare = width - self.width
+        switch align {
+        case .left: return 0
+        case .right: return spare
+        case .center: return spare / 2
+        case .start: return isRightToLeft ? spare : 0
+        case .end: return isRightToLeft ? 0 : spare
+        }
+    }
+}
+
 /// Lays out UTF-8 text for one face: each paragraph ("\n" separates them) is shaped by HarfBuzz
 /// with font fallback (`ShapedParagraph`), broken greedily into lines at break opportunities (a
 /// word wider than the line breaks between grapheme clusters), and the last line ends with "…"
