@@ -31,13 +31,16 @@ let package = Package(
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
+        systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: "libunibreak-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "MarqueeCore"),
         .target(
             name: "MarqueeRender",
-            dependencies: ["MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig", "CHarfBuzz", "CFriBidi"]
+            dependencies: [
+                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
+            ]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),

@@ -1,5 +1,11 @@
-/// Greedy line breaking over a shaped paragraph: each line takes as many break opportunities as
-/// fit in the width; spaces at a line's end hang past it (not measured, not drawn); a segment
+import CUnibreak
+
+/// libunibreak's tables are set up once per process (`init_linebreak`), before the first use.
+private let lineBreakTablesReady: Void = init_linebreak()
+
+/// Greedy line breaking over a shaped paragraph at the break opportunities of UAX #14
+/// (libunibreak): after spaces, between ideographs, never inside a word or before closing
+/// punctuation. Each line takes as many opportunities as fit in the width; spaces at a line's end hang past it (not measured, not drawn); a segment
 /// wider than the line alone is cut between grapheme clusters. Widths come from the paragraph's
 /// prefix sums, so breaking is linear in the paragraph's length.
 struct LineBreaker {
@@ -7,21 +13,39 @@ struct LineBreaker {
     let maximumWidth: Double
     /// Positions where a line may start (ascending, the paragraph's end included).
     private let opportunities: [Int]
+    /// Opportunities where a line must end (after U+2028, a form feed, ...; "\n" already split
+    /// the text into paragraphs).
+    private let mandatory: Set<Int>
 
     init(_ paragraph: ShapedParagraph, maximumWidth: Double) {
         self.paragraph = paragraph
         self.maximumWidth = maximumWidth
-        opportunities = Self.opportunities(paragraph.scalars)
+        (opportunities, mandatory) = Self.opportunities(paragraph.scalars)
     }
 
-    /// After every run of spaces, and at the paragraph's end.
-    private static func opportunities(_ scalars: [UInt32]) -> [Int] {
+    /// libunibreak's answer for each character: may a line end after it?
+    private static func opportunities(_ scalars: [UInt32]) -> ([Int], Set<Int>) {
+        guard scalars.count > 1 else { return ([scalars.count], []) }
+        _ = lineBreakTablesReady
+        var breaks = [CChar](repeating: 0, count: scalars.count)
+        scalars.withUnsafeBufferPointer { text in
+            breaks.withUnsafeMutableBufferPointer {
+                set_linebreaks_utf32(text.baseAddress, text.count, nil, $0.baseAddress)
+            }
+        }
         var found: [Int] = []
-        for position in 1..<max(1, scalars.count) where isSpace(scalars[position - 1]) && !isSpace(scalars[position]) {
-            found.append(position)
+        var mandatory = Set<Int>()
+        for position in 0..<scalars.count - 1 {
+            switch Int32(breaks[position]) {
+            case LINEBREAK_ALLOWBREAK: found.append(position + 1)
+            case LINEBREAK_MUSTBREAK:
+                found.append(position + 1)
+                mandatory.insert(position + 1)
+            default: break
+            }
         }
         found.append(scalars.count)
-        return found
+        return (found, mandatory)
     }
 
     static func isSpace(_ value: UInt32) -> Bool { value == 0x20 || value == 0x09 || value == 0x3000 }
@@ -48,6 +72,7 @@ struct LineBreaker {
                 guard paragraph.width(start..<trimmed(start, stop)) <= maximumWidth else { break }
                 end = stop
                 candidate += 1
+                if mandatory.contains(stop) { break }
             }
             if let end {
                 lines.append(start..<trimmed(start, end))
