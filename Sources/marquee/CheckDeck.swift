@@ -34,7 +34,7 @@ struct CheckDeck: ParsableCommand {
         do {
             let deck = try DeckDecoder.decode(bytes: bytes)
             problems = FontCheck.problems(in: deck.style)
-            warnings = TextFitCheck.warnings(in: deck)
+            warnings = TextFitCheck.warnings(in: deck) + (problems.isEmpty ? MissingGlyphCheck.warnings(in: deck) : [])
             summary = "\(deck.sections.count) sections, \(deck.cardCount) cards, \(deck.layout.kind.rawValue) layout"
         } catch {
             problems = error.problems

@@ -119,6 +119,13 @@ public final class FontFace {
         return number
     }
 
+    /// Whether this face, or a font it falls back to, has a glyph for `scalar` (characters drawn
+    /// with no glyph, such as joiners and bidi controls, count as drawable).
+    public func canDraw(_ scalar: Unicode.Scalar) -> Bool {
+        ShapedParagraph.isDefaultIgnorable(scalar.value) || scalar.properties.generalCategory == .control
+            || glyphIndex(forValue: scalar.value) != 0 || fallbackNumber(forMissing: scalar.value) != 0
+    }
+
     /// The glyph, rasterized on first use.
     public func glyph(_ index: UInt32) -> Glyph {
         if let glyph = glyphs[index] { return glyph }

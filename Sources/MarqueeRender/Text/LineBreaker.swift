@@ -81,21 +81,31 @@ struct LineBreaker {
                 // The segment alone is too wide: cut it before the first cluster that would end past
                 // the width (at least one cluster stays, so every line makes progress).
                 let stop = opportunities[next]
-                var cut = start + 1
-                while cut < stop, !paragraph.cuttable[cut] { cut += 1 }
-                var further = cut
-                while further < stop {
-                    var after = further + 1
-                    while after < stop, !paragraph.cuttable[after] { after += 1 }
-                    guard paragraph.width(start..<trimmed(start, after)) <= maximumWidth else { break }
-                    further = after
+                var cut = furthestCut(from: start, before: stop, at: paragraph.cuttable)
+                if paragraph.width(start..<cut) > maximumWidth {
+                    // One grapheme wider than the line: cut it between HarfBuzz clusters instead.
+                    cut = furthestCut(from: start, before: stop, at: paragraph.clusterStarts)
                 }
-                cut = further
                 lines.append(start..<trimmed(start, cut))
                 start = cut
             }
         }
         return lines
+    }
+
+    /// The furthest position allowed by `allowed` in (start, stop] whose line fits, or the first
+    /// allowed one when none fits (every line makes progress).
+    private func furthestCut(from start: Int, before stop: Int, at allowed: [Bool]) -> Int {
+        var cut = start + 1
+        while cut < stop, !allowed[cut] { cut += 1 }
+        var further = cut
+        while further < stop {
+            var after = further + 1
+            while after < stop, !allowed[after] { after += 1 }
+            guard paragraph.width(start..<trimmed(start, after)) <= maximumWidth else { break }
+            further = after
+        }
+        return further
     }
 
     /// `range` without the spaces that end it.

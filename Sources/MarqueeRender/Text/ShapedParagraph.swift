@@ -34,6 +34,9 @@ struct ShapedParagraph {
     /// Where a line may be cut when no break opportunity fits: a grapheme cluster that is also a
     /// HarfBuzz cluster starts there (a ligature or a conjunct is never cut).
     private(set) var cuttable: [Bool]
+    /// Where a HarfBuzz cluster starts: the last resort for a grapheme cluster wider than a line
+    /// (an emoji sequence of thousands of joiners is one grapheme).
+    private(set) var clusterStarts: [Bool]
 
     init<S: StringProtocol>(_ text: S, face: FontFace, direction: TextDirection) {
         let scalars = text.unicodeScalars.map(\.value)
@@ -42,6 +45,7 @@ struct ShapedParagraph {
         baseLevel = levels.base
         penBefore = Array(repeating: 0, count: scalars.count + 1)
         cuttable = Array(repeating: false, count: scalars.count + 1)
+        clusterStarts = cuttable
         guard !scalars.isEmpty else { return }
         let graphemeStarts = Self.graphemeStarts(text, count: scalars.count)
         let fonts = Self.fontNumbers(scalars, graphemeStarts: graphemeStarts, face: face)
@@ -60,11 +64,13 @@ struct ShapedParagraph {
             advanceOfScalar[glyph.cluster] += glyph.advance
             cuttable[glyph.cluster] = true
         }
+        clusterStarts = cuttable
         for position in 0..<scalars.count {
             penBefore[position + 1] = penBefore[position] + advanceOfScalar[position]
             cuttable[position] = cuttable[position] && graphemeStarts[position]
         }
         cuttable[scalars.count] = true
+        clusterStarts[scalars.count] = true
     }
 
     /// The advance of scalars `range` as shaped in the paragraph.
