@@ -29,13 +29,18 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
+        systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
+        systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
+        systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: "libunibreak-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "MarqueeCore"),
         .target(
             name: "MarqueeRender",
-            dependencies: ["MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig"]
+            dependencies: [
+                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
+            ]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),

@@ -6,4 +6,6 @@
 static inline const char *marquee_fc_file(void) { return FC_FILE; }
 static inline const char *marquee_fc_family(void) { return FC_FAMILY; }
 static inline const char *marquee_fc_index(void) { return FC_INDEX; }
+static inline const char *marquee_fc_charset(void) { return FC_CHARSET; }
+static inline const char *marquee_fc_color(void) { return FC_COLOR; }
 #endif

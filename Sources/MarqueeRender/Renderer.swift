@@ -173,9 +173,13 @@ public final class Renderer {
             switch item.content {
             case .header(let section):
                 guard let title = deck.sections[section].title else { continue }
-                try headers.draw(title, item, face: fonts.header, color: headerColor, onto: image, rows: rows)
+                try headers.draw(
+                    title, item, face: fonts.header, color: headerColor, direction: deck.style.direction,
+                    align: deck.style.align, onto: image, rows: rows)
             case .leavingHeader(let title, _):
-                try headers.draw(title, item, face: fonts.header, color: headerColor, onto: image, rows: rows)
+                try headers.draw(
+                    title, item, face: fonts.header, color: headerColor, direction: deck.style.direction,
+                    align: deck.style.align, onto: image, rows: rows)
             case .card(_, let section, let itemIndex):
                 try drawCard(
                     deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image, rows: rows)

@@ -11,6 +11,8 @@ struct Bench: ParsableCommand {
             Scenes (--scene), all at 60 Hz:
               cards-1080p        the reference scene: 10,000 cards scrolling from card 0 to 5000 in 2 s (120 frames)
               cards-1080p-slow   the same deck scrolling 12 cards in 2 s
+              cards-1080p-world  cards-1080p with titles and bodies in Arabic, Hebrew, Hindi,
+                                 Chinese and Latin, one script per card in turn
               transitions-1080p  3 inserts and 3 deletes in view, over 0.35 s (21 frames)
               update-1080p       1 card in view updated in place, over 0.35 s; the rest stands still
               cards-spi          480x320, 12 cards in 2 s, each frame converted to RGB565 as fbdev does
@@ -18,7 +20,10 @@ struct Bench: ParsableCommand {
             """
     )
 
-    @Option(help: "The scene: cards-1080p, cards-1080p-slow, transitions-1080p, update-1080p or cards-spi.")
+    @Option(
+        help:
+            "The scene: cards-1080p, cards-1080p-slow, cards-1080p-world, transitions-1080p, update-1080p or cards-spi."
+    )
     var scene: BenchScene = .cards1080p
 
     @Option(help: "Frame size, WxH (default: the scene's, 1920x1080 or 480x320).")

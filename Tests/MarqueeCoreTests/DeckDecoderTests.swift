@@ -42,6 +42,32 @@ final class DeckDecoderTests: XCTestCase {
         }
     }
 
+    func testTextDirectionAndAlignment() throws {
+        let deck = try DeckDecoder.decode(
+            #"""
+            {"style": {"direction": "rtl", "align": "end"},
+             "sections": [{"cards": [{"id": "a", "title": "שלום", "direction": "auto"}, {"id": "b"}]}]}
+            """#)
+        XCTAssertEqual(deck.style.direction, .rtl)
+        XCTAssertEqual(deck.style.align, .end)
+        XCTAssertEqual(deck.sections[0].cards[0].direction, .auto)
+        XCTAssertNil(deck.sections[0].cards[1].direction, "a card without its own takes the style's")
+        XCTAssertEqual(try DeckDecoder.decode(#"{"sections": []}"#).style.direction, .auto)
+        XCTAssertEqual(try DeckDecoder.decode(#"{"sections": []}"#).style.align, .start)
+        let bad =
+            #"{"style": {"direction": "up", "align": 3}, "sections": [{"cards": [{"id": "a", "direction": "RTL"}]}]}"#
+        XCTAssertThrowsError(try DeckDecoder.decode(bad)) { error in
+            let lines = Set((error as! DeckError).problems.map(\.description))
+            XCTAssertEqual(
+                lines,
+                [
+                    #"sections[0].cards[0].direction: "RTL" is not one of "auto", "ltr", "rtl""#,
+                    #"style.direction: "up" is not one of "auto", "ltr", "rtl""#,
+                    "style.align: expected a string, found a number",
+                ])
+        }
+    }
+
     func testInvalidJSONIsOneProblemWithAPosition() {
         XCTAssertThrowsError(try DeckDecoder.decode("{\"sections\": [}")) { error in
             XCTAssertTrue("\(error)".contains("line 1, column 15"), "\(error)")

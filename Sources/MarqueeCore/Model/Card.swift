@@ -11,11 +11,14 @@ public struct Card: Hashable, Sendable {
     public var accent: Color?
     /// The card's own height in a `list` layout; ignored by `grid`.
     public var height: Double?
+    /// The paragraph direction of the card's title and body; the style's `direction` when nil.
+    public var direction: TextDirection?
 
     public init(
         id: String, title: String = "", body: String = "", color: Color? = nil, accent: Color? = nil,
-        height: Double? = nil
+        height: Double? = nil, direction: TextDirection? = nil
     ) {
+        self.direction = direction
         self.id = id
         self.title = title
         self.body = body

@@ -97,6 +97,11 @@ public struct Style: Equatable, Sendable {
     public var accentWidth: Double = 8
     /// Seconds that insert, delete, move and update transitions take (SPEC §5).
     public var transitionDuration: Double = 0.35
+    /// Paragraph direction of every text (cards may set their own): `auto` takes it from the
+    /// first strong character.
+    public var direction: TextDirection = .auto
+    /// Where lines sit in the card's text box; `start` is the right edge in right-to-left text.
+    public var align: TextAlign = .start
 
     public init() {}
 }

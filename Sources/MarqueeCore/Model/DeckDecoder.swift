@@ -96,12 +96,13 @@ public struct DeckDecoder {
 
     private static let deckFields = ["sections", "layout", "style", "keyframes", "title"]
     private static let sectionFields = ["title", "cards"]
-    private static let cardFields = ["id", "title", "body", "color", "accent", "height"]
+    private static let cardFields = ["id", "title", "body", "color", "accent", "height", "direction"]
     private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
     private static let insetFields = ["top", "left", "bottom", "right"]
     private static let styleFields = [
         "background", "cardColor", "cardAlpha", "cornerRadius", "textColor", "headerColor", "titleFont",
         "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth", "transitionDuration",
+        "direction", "align",
     ]
 
     /// The value of member `key`, if present.
@@ -180,6 +181,7 @@ public struct DeckDecoder {
             case "color": card.color = color(value, path: path() + ".color")
             case "accent": card.accent = color(value, path: path() + ".accent")
             case "height": card.height = number(value, path: path() + ".height", in: 1...Self.maximumCardHeight)
+            case "direction": card.direction = choice(value, path: path() + ".direction", of: TextDirection.self)
             default: break
             }
         }
@@ -277,7 +279,26 @@ public struct DeckDecoder {
         fontField("titleFont", \.titleFont)
         fontField("bodyFont", \.bodyFont)
         fontField("headerFont", \.headerFont)
+        if let json = fields["direction"], let value = choice(json, path: "\(path).direction", of: TextDirection.self) {
+            style.direction = value
+        }
+        if let json = fields["align"], let value = choice(json, path: "\(path).align", of: TextAlign.self) {
+            style.align = value
+        }
         return style
+    }
+
+    /// One of an enumeration's names ("auto", "ltr", "rtl"), or a problem listing them.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(
+        _ json: JSONValue, path: @autoclosure () -> String, of: Choice.Type
+    ) -> Choice? where Choice.RawValue == String {
+        guard let text = string(json, path: path()) else { return nil }
+        guard let value = Choice(rawValue: text) else {
+            let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            report(path(), "\"\(text)\" is not one of \(names)")
+            return nil
+        }
+        return value
     }
 
     mutating func string(_ json: JSONValue, path: @autoclosure () -> String) -> String? {

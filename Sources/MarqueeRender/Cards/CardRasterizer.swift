@@ -70,21 +70,26 @@ struct CardRasterizer {
         var texts: [(line: TextLine, face: FontFace, x: Double, baseline: Double)] = []
         // A body with no room for a line is not dropped silently: the title ends with "…".
         let bodyHidden = !card.body.isEmpty && metrics.bodyLineCount == 0
+        let direction = card.direction ?? style.direction
+        func x(_ line: TextLine) -> Double {
+            metrics.padding + line.offset(in: metrics.textWidth, align: style.align)
+        }
         if !card.title.isEmpty {
             for line in TextLayout.lines(
                 card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1,
-                moreFollows: bodyHidden)
+                moreFollows: bodyHidden, direction: direction)
             {
-                texts.append((line, fonts.title, metrics.padding, metrics.titleBaseline))
+                texts.append((line, fonts.title, x(line), metrics.titleBaseline))
             }
         }
         if !card.body.isEmpty {
             let lines = TextLayout.lines(
-                card.body, face: fonts.body, maximumWidth: metrics.textWidth, maximumLines: metrics.bodyLineCount)
+                card.body, face: fonts.body, maximumWidth: metrics.textWidth, maximumLines: metrics.bodyLineCount,
+                direction: direction)
             for (number, line) in lines.enumerated() {
                 texts.append(
                     (
-                        line, fonts.body, metrics.padding,
+                        line, fonts.body, x(line),
                         metrics.firstBodyBaseline + Double(number) * metrics.bodyLineHeight
                     ))
             }

@@ -4,8 +4,9 @@ import CFontconfig
 /// *some* font; a substitute for a family that is not installed would silently change the look of
 /// a kiosk, so a match whose family differs from the one asked for is reported as missing.
 public final class FontLocator {
-    private let config: OpaquePointer
-    private var cache: [String: String] = [:]
+    let config: OpaquePointer
+    private var cache: [String: (path: String, index: Int)] = [:]
+    private var fallbacks: [String: FontFallback] = [:]
 
     /// Loads fontconfig's configuration (`FcInitLoadConfigAndFonts`).
     public init() throws(RenderError) {
@@ -19,7 +20,10 @@ public final class FontLocator {
     deinit { FcConfigDestroy(config) }
 
     /// The file of the best match for `pattern` (`FcFontMatch`).
-    public func path(for pattern: String) throws(RenderError) -> String {
+    public func path(for pattern: String) throws(RenderError) -> String { try file(for: pattern).path }
+
+    /// The file and face index (within a `.ttc` collection) of the best match for `pattern`.
+    public func file(for pattern: String) throws(RenderError) -> (path: String, index: Int) {
         if let cached = cache[pattern] { return cached }
         guard let parsed = FcNameParse(pattern) else {
             throw RenderError(.fontNotFound, "font pattern \"\(pattern)\" is not valid fontconfig syntax")
@@ -43,8 +47,23 @@ public final class FontLocator {
                 "font \"\(requestedFamily)\" is not installed (fontconfig would substitute \"\(family)\"); install it, or name a font file with --font PATH"
             )
         }
-        cache[pattern] = file
-        return file
+        var index: Int32 = 0
+        _ = FcPatternGetInteger(match, marquee_fc_index(), 0, &index)
+        cache[pattern] = (file, Int(index))
+        return (file, Int(index))
+    }
+
+    /// The fonts to take characters from that `pattern`'s font lacks (a font named by file,
+    /// `--font PATH`, falls back as "sans-serif" does).
+    func fallback(for pattern: String) -> FontFallback? {
+        if let known = fallbacks[pattern] { return known }
+        guard let parsed = FcNameParse(pattern) else { return nil }
+        defer { FcPatternDestroy(parsed) }
+        FcConfigSubstitute(config, parsed, FcMatchPattern)
+        FcDefaultSubstitute(parsed)
+        let fallback = FontFallback(locator: self, pattern: parsed)
+        fallbacks[pattern] = fallback
+        return fallback
     }
 
     private static func string(_ pattern: OpaquePointer, _ property: UnsafePointer<CChar>) -> String? {

@@ -16,12 +16,13 @@ public final class FontSet {
 
     /// Faces already open, by file and size, shared between roles and across style changes.
     private static func face(
-        _ library: FreeTypeLibrary, _ path: String, _ size: Double, _ cache: inout [String: FontFace]
+        _ library: FreeTypeLibrary, _ file: (path: String, index: Int), _ size: Double,
+        _ cache: inout [String: FontFace]
     ) throws(RenderError) -> FontFace {
         let pixels = pixelSize(size)
-        let key = "\(pixels)@\(path)"
+        let key = "\(pixels)@\(file.index)@\(file.path)"
         if let face = cache[key] { return face }
-        let face = try FontFace(library: library, path: path, pixelSize: pixels)
+        let face = try FontFace(library: library, path: file.path, index: file.index, pixelSize: pixels)
         cache[key] = face
         return face
     }
@@ -32,13 +33,20 @@ public final class FontSet {
         throws(RenderError)
     {
         var cache: [String: FontFace] = [:]
-        func path(_ pattern: String) throws(RenderError) -> String {
-            if let override { return override }
-            return try locator().path(for: pattern)
+        func file(_ pattern: String) throws(RenderError) -> (path: String, index: Int) {
+            if let override { return (override, 0) }
+            return try locator().file(for: pattern)
         }
-        title = try Self.face(library, try path(style.titleFont), style.titleSize, &cache)
-        body = try Self.face(library, try path(style.bodyFont), style.bodySize, &cache)
-        header = try Self.face(library, try path(style.headerFont), style.headerSize, &cache)
+        title = try Self.face(library, try file(style.titleFont), style.titleSize, &cache)
+        body = try Self.face(library, try file(style.bodyFont), style.bodySize, &cache)
+        header = try Self.face(library, try file(style.headerFont), style.headerSize, &cache)
+        // Characters a face lacks come from the fonts fontconfig sorts after the style's pattern.
+        // Without fontconfig (no configuration) they are drawn as .notdef boxes instead.
+        let fallbackLocator = try? locator()
+        for (face, pattern) in [(title, style.titleFont), (body, style.bodyFont), (header, style.headerFont)]
+        where face.fallback == nil {
+            face.fallback = fallbackLocator?.fallback(for: override == nil ? pattern : "sans-serif")
+        }
     }
 
     /// Glyphs rasterized by the distinct faces of this set.

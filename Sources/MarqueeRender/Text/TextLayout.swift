@@ -1,128 +1,175 @@
-/// A glyph placed on a line: `x` is the pen position from the line's start.
+import MarqueeCore
+
+/// A glyph placed on a line: `x` is the pen position from the line's left edge plus the glyph's
+/// own offset, `y` its offset up from the baseline (marks above a base), `font` the face number
+/// (`FontFace.face(numbered:)`, 0 is the face laid out with), `cluster` the offset in Unicode
+/// scalars, within its paragraph, of the first character it shows.
 public struct PlacedGlyph: Equatable, Sendable {
     public var index: UInt32
     public var x: Double
+    public var y: Double = 0
+    public var font: UInt16 = 0
+    public var cluster: Int = 0
 }
 
-/// One laid-out line of text.
+/// One laid-out line of text, glyphs in visual order (left to right).
 public struct TextLine: Equatable, Sendable {
     public var glyphs: [PlacedGlyph] = []
     public var width: Double = 0
+    /// The direction of the paragraph the line belongs to: where `start` and `end` are.
+    public var isRightToLeft = false
+
+    public init(glyphs: [PlacedGlyph] = [], width: Double = 0, isRightToLeft: Bool = false) {
+        self.glyphs = glyphs
+        self.width = width
+        self.isRightToLeft = isRightToLeft
+    }
 }
 
-/// Breaks UTF-8 text into lines for one face: kerning between neighbouring glyphs, greedy word
-/// wrap at spaces (a word wider than the line breaks between characters), hard breaks at "\n",
-/// and "…" at the end of the last line when the text does not fit in `maximumLines`.
+extension TextLine {
+    /// Pixels from a box's left edge to this line's left edge, in a box `width` wide: `start` is
+    /// the right edge for a line of a right-to-left paragraph, `end` the left.
+    public func offset(in width: Double, align: TextAlign) -> Double {
+        let spare = width - self.width
+        switch align {
+        case .left: return 0
+        case .right: return spare
+        case .center: return spare / 2
+        case .start: return isRightToLeft ? spare : 0
+        case .end: return isRightToLeft ? 0 : spare
+        }
+    }
+}
+
+/// Lays out UTF-8 text for one face: each paragraph ("\n" separates them) is shaped by HarfBuzz
+/// with font fallback (`ShapedParagraph`), broken greedily into lines at break opportunities (a
+/// word wider than the line breaks between grapheme clusters), and the last line ends with "…"
+/// at the paragraph's logical end when the text does not fit in `maximumLines`. Results are
+/// cached on the face by text and box, so a text seen before is not shaped again.
 public struct TextLayout {
-    private static let ellipsis: Unicode.Scalar = "\u{2026}"
+    private static let ellipsis = "\u{2026}"
 
     /// `moreFollows` says that something after this text (a card's body that has no room) is not
     /// shown: the last line then ends with "…" even when the text itself fits.
     public static func lines(
-        _ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int, moreFollows: Bool = false
+        _ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int, moreFollows: Bool = false,
+        direction: TextDirection = .auto
     ) -> [TextLine] {
         guard maximumLines > 0, maximumWidth > 0 else { return [] }
-        var lines: [TextLine] = []
+        let key = LayoutCache.Key(
+            text: text, width: maximumWidth, lines: maximumLines, moreFollows: moreFollows, direction: direction)
+        if let known = face.layoutCache[key] { return known }
+        let lines = layOut(
+            text, face: face, maximumWidth: maximumWidth, maximumLines: maximumLines, moreFollows: moreFollows,
+            direction: direction)
+        face.layoutCache[key] = lines
+        return lines
+    }
+
+    private static func layOut(
+        _ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int, moreFollows: Bool,
+        direction: TextDirection
+    ) -> [TextLine] {
+        var cut: [(paragraph: ShapedParagraph, range: Range<Int>)] = []
         var truncated = false
-        let spaceAdvance = face.glyph(face.glyphIndex(for: " ")).advance
-        paragraphs: for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = TextLine()
-            for word in paragraph.split(separator: " ") {
-                var wordLine = shape(word, face: face)
-                let needed = line.glyphs.isEmpty ? wordLine.width : line.width + spaceAdvance + wordLine.width
-                if needed <= maximumWidth {
-                    append(&line, wordLine, gap: line.glyphs.isEmpty ? 0 : spaceAdvance)
-                    continue
+        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, source) in paragraphs.enumerated() {
+            let paragraph = ShapedParagraph(source, face: face, direction: direction)
+            let breaker = LineBreaker(paragraph, maximumWidth: maximumWidth)
+            for range in breaker.lines(limit: maximumLines - cut.count + 1) {
+                if cut.count == maximumLines {
+                    truncated = true
+                    break
                 }
-                if !line.glyphs.isEmpty {
-                    lines.append(line)
-                    line = TextLine()
-                    if lines.count == maximumLines {
-                        truncated = true
-                        break paragraphs
-                    }
-                }
-                // The word alone is too wide: break it between characters.
-                while wordLine.width > maximumWidth {
-                    let (head, tail) = breakLine(wordLine, at: maximumWidth)
-                    lines.append(head)
-                    wordLine = tail
-                    if lines.count == maximumLines {
-                        truncated = true
-                        break paragraphs
-                    }
-                }
-                line = wordLine
+                cut.append((paragraph, range))
             }
-            lines.append(line)
-            if lines.count == maximumLines {
-                truncated = paragraphIsNotLast(paragraph, in: text)
+            if cut.count == maximumLines {
+                truncated = truncated || number < paragraphs.count - 1
                 break
             }
         }
-        if truncated || moreFollows, var last = lines.popLast() {
-            addEllipsis(&last, face: face, maximumWidth: maximumWidth)
-            lines.append(last)
+        var lines = cut.map { line($0.paragraph, $0.range, ellipsis: nil) }
+        if truncated || moreFollows, let last = cut.last {
+            let mark = ShapedParagraph(ellipsis, face: face, direction: last.paragraph.baseLevel == 1 ? .rtl : .ltr)
+            let markWidth = mark.width(0..<mark.scalars.count)
+            let breaker = LineBreaker(last.paragraph, maximumWidth: maximumWidth)
+            let kept = breaker.shortened(last.range, toFit: maximumWidth - markWidth)
+            lines[lines.count - 1] = line(last.paragraph, kept, ellipsis: mark)
         }
         return lines
     }
 
-    private static func paragraphIsNotLast(_ paragraph: Substring, in text: String) -> Bool {
-        paragraph.endIndex < text.endIndex
-    }
-
-    /// The glyphs of one word with kerning applied.
-    static func shape<S: StringProtocol>(_ word: S, face: FontFace) -> TextLine {
-        var line = TextLine()
+    /// The glyphs of `range` in visual order: the runs (and pieces of runs) it meets, reordered by
+    /// bidi level (UAX #9, rule L2), each run's glyphs in HarfBuzz's order (already visual). An
+    /// ellipsis is a run at the paragraph's level after the last character, so it lands at the
+    /// line's right end in a left-to-right paragraph and its left end in a right-to-left one.
+    static func line(_ paragraph: ShapedParagraph, _ range: Range<Int>, ellipsis: ShapedParagraph?) -> TextLine {
+        var pieces: [(glyphs: ArraySlice<ShapedGlyph>, level: UInt8, clusters: Range<Int>?)] = []
+        for run in paragraph.runs where run.scalars.overlaps(range) {
+            pieces.append((paragraph.glyphs[run.glyphs], run.level, run.scalars.clamped(to: range)))
+        }
+        if let ellipsis {
+            // nil clusters: every glyph of the piece is kept.
+            pieces.append((ellipsis.glyphs[...], paragraph.baseLevel, nil))
+        }
+        // L2: from the highest level down to the lowest odd one, reverse every sequence of pieces
+        // at that level or higher.
+        if let highest = pieces.map(\.level).max(), highest > 0 {
+            let lowestOdd = pieces.map(\.level).filter { $0 & 1 == 1 }.min() ?? highest
+            var level = highest
+            while level >= max(1, lowestOdd) {
+                var start = 0
+                while start < pieces.count {
+                    guard pieces[start].level >= level else {
+                        start += 1
+                        continue
+                    }
+                    var end = start
+                    while end < pieces.count, pieces[end].level >= level { end += 1 }
+                    pieces[start..<end].reverse()
+                    start = end
+                }
+                level -= 1
+            }
+        }
+        var line = TextLine(isRightToLeft: paragraph.baseLevel & 1 == 1)
         var pen = 0.0
-        var previous: UInt32 = 0
-        for scalar in word.unicodeScalars {
-            let index = face.glyphIndex(for: scalar)
-            pen += face.kerning(previous, index)
-            line.glyphs.append(PlacedGlyph(index: index, x: pen))
-            pen += face.glyph(index).advance
-            previous = index
+        for piece in pieces {
+            for glyph in piece.glyphs where piece.clusters?.contains(glyph.cluster) ?? true {
+                line.glyphs.append(
+                    PlacedGlyph(
+                        index: glyph.index, x: pen + glyph.xOffset, y: glyph.yOffset, font: glyph.font,
+                        cluster: piece.clusters == nil ? range.upperBound : glyph.cluster))
+                pen += glyph.advance
+            }
         }
         line.width = pen
         return line
     }
+}
 
-    private static func append(_ line: inout TextLine, _ word: TextLine, gap: Double) {
-        let start = line.width + gap
-        for glyph in word.glyphs { line.glyphs.append(PlacedGlyph(index: glyph.index, x: start + glyph.x)) }
-        line.width = start + word.width
+/// Laid-out lines by text and box, on the face they were laid out with. Bounded: when full it is
+/// emptied (texts are re-laid-out on their next use, as after a restart).
+struct LayoutCache {
+    struct Key: Hashable {
+        var text: String
+        var width: Double
+        var lines: Int
+        var moreFollows: Bool
+        var direction: TextDirection
     }
 
-    /// Splits a line before the first glyph that would end past `width` (at least one glyph stays).
-    private static func breakLine(_ line: TextLine, at width: Double) -> (TextLine, TextLine) {
-        var count = 1
-        while count < line.glyphs.count, line.glyphs[count].x + glyphWidth(line, count) <= width { count += 1 }
-        let splitX = count < line.glyphs.count ? line.glyphs[count].x : line.width
-        let head = TextLine(glyphs: Array(line.glyphs[..<count]), width: splitX)
-        let tail = TextLine(
-            glyphs: line.glyphs[count...].map { PlacedGlyph(index: $0.index, x: $0.x - splitX) },
-            width: line.width - splitX)
-        return (head, tail)
-    }
+    static let capacity = 512
+    /// Longer texts are laid out each time rather than held.
+    static let longestCachedText = 4096
+    private var lines: [Key: [TextLine]] = [:]
 
-    private static func glyphWidth(_ line: TextLine, _ position: Int) -> Double {
-        let next = position + 1 < line.glyphs.count ? line.glyphs[position + 1].x : line.width
-        return next - line.glyphs[position].x
-    }
-
-    /// Ends `line` with "…", dropping glyphs from its end until the ellipsis fits.
-    private static func addEllipsis(_ line: inout TextLine, face: FontFace, maximumWidth: Double) {
-        let ellipsisIndex = face.glyphIndex(for: ellipsis)
-        let ellipsisAdvance = face.glyph(ellipsisIndex).advance
-        let spaceIndex = face.glyphIndex(for: " ")
-        while let last = line.glyphs.last, line.width + ellipsisAdvance > maximumWidth || last.index == spaceIndex {
-            line.glyphs.removeLast()
-            line.width = last.x
-            // Dropping a word's first glyph leaves the gap before it: the ellipsis goes right after
-            // the word before ("Platform…", not "Platform …").
-            if let kept = line.glyphs.last { line.width = min(line.width, kept.x + face.glyph(kept.index).advance) }
+    subscript(key: Key) -> [TextLine]? {
+        get { lines[key] }
+        set {
+            guard key.text.utf8.count <= Self.longestCachedText else { return }
+            if lines.count >= Self.capacity { lines.removeAll(keepingCapacity: true) }
+            lines[key] = newValue
         }
-        line.glyphs.append(PlacedGlyph(index: ellipsisIndex, x: line.width))
-        line.width += ellipsisAdvance
     }
 }

@@ -58,9 +58,12 @@ enum TextPainter {
     ) {
         let baselineY = Int(baseline.rounded())
         for placed in line.glyphs {
-            let glyph = face.glyph(placed.index)
+            // A glyph borrowed from a fallback font is rasterized by that font's face.
+            let glyph = face.face(numbered: placed.font).glyph(placed.index)
             guard let mask = glyph.mask else { continue }
-            body(mask, Int((originX + placed.x).rounded()) + glyph.bearingX, baselineY - glyph.bearingY)
+            body(
+                mask, Int((originX + placed.x).rounded()) + glyph.bearingX,
+                baselineY - Int(placed.y.rounded()) - glyph.bearingY)
         }
     }
 }

@@ -8,6 +8,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case cards1080p = "cards-1080p"
     /// The same deck scrolling 12 cards in 2 s, so that the caches can work.
     case cards1080pSlow = "cards-1080p-slow"
+    /// SPEC §10's scroll over cards whose titles and bodies are in Arabic, Hebrew, Hindi, Chinese
+    /// and Latin, one script per card in turn: shaping, bidi, fallback and line breaking on
+    /// every new card.
+    case cards1080pWorld = "cards-1080p-world"
     /// A batch of 3 inserts and 3 deletes in view, over the transition's 0.35 s.
     case transitions1080p = "transitions-1080p"
     /// One card in view updated in place (its old content fades out over the new, 0.35 s) while
@@ -31,7 +35,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// scenes that edit instead.
     func scrollTarget(cards: Int, override: Int?) -> Int? {
         switch self {
-        case .cards1080p: override ?? cards / 2
+        case .cards1080p, .cards1080pWorld: override ?? cards / 2
         case .cards1080pSlow, .cardsSPI: override ?? 12
         case .transitions1080p, .update1080p: nil
         }
@@ -45,7 +49,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
 
     /// The SPEC §10 deck, or for the SPI panel the same cards at a size that fits it.
     func deck(cards: Int) -> Deck {
-        var deck = BenchRunner.deck(cards: cards)
+        var deck = self == .cards1080pWorld ? BenchRunner.worldDeck(cards: cards) : BenchRunner.deck(cards: cards)
         if self == .cardsSPI {
             deck.layout.insets = EdgeInsets(all: 12)
             deck.layout.spacing = 8

@@ -1,0 +1,130 @@
+import CUnibreak
+
+/// libunibreak's tables are set up once per process (`init_linebreak`), before the first use.
+private let lineBreakTablesReady: Void = init_linebreak()
+
+/// Greedy line breaking over a shaped paragraph at the break opportunities of UAX #14
+/// (libunibreak): after spaces, between ideographs, never inside a word or before closing
+/// punctuation. Each line takes as many opportunities as fit in the width; spaces at a line's end hang past it (not measured, not drawn); a segment
+/// wider than the line alone is cut between grapheme clusters. Widths come from the paragraph's
+/// prefix sums, so breaking is linear in the paragraph's length.
+struct LineBreaker {
+    let paragraph: ShapedParagraph
+    let maximumWidth: Double
+    /// Positions where a line may start (ascending, the paragraph's end included).
+    private let opportunities: [Int]
+    /// Opportunities where a line must end (after U+2028, a form feed, ...; "\n" already split
+    /// the text into paragraphs).
+    private let mandatory: Set<Int>
+
+    init(_ paragraph: ShapedParagraph, maximumWidth: Double) {
+        self.paragraph = paragraph
+        self.maximumWidth = maximumWidth
+        (opportunities, mandatory) = Self.opportunities(paragraph.scalars)
+    }
+
+    /// libunibreak's answer for each character: may a line end after it?
+    private static func opportunities(_ scalars: [UInt32]) -> ([Int], Set<Int>) {
+        guard scalars.count > 1 else { return ([scalars.count], []) }
+        _ = lineBreakTablesReady
+        var breaks = [CChar](repeating: 0, count: scalars.count)
+        scalars.withUnsafeBufferPointer { text in
+            breaks.withUnsafeMutableBufferPointer {
+                set_linebreaks_utf32(text.baseAddress, text.count, nil, $0.baseAddress)
+            }
+        }
+        var found: [Int] = []
+        var mandatory = Set<Int>()
+        for position in 0..<scalars.count - 1 {
+            switch Int32(breaks[position]) {
+            case LINEBREAK_ALLOWBREAK: found.append(position + 1)
+            case LINEBREAK_MUSTBREAK:
+                found.append(position + 1)
+                mandatory.insert(position + 1)
+            default: break
+            }
+        }
+        found.append(scalars.count)
+        return (found, mandatory)
+    }
+
+    static func isSpace(_ value: UInt32) -> Bool { value == 0x20 || value == 0x09 || value == 0x3000 }
+
+    /// Up to `limit` lines, as ranges of scalars without their hanging spaces. An empty paragraph
+    /// is one empty line.
+    func lines(limit: Int) -> [Range<Int>] {
+        let count = paragraph.scalars.count
+        guard count > 0 else { return [0..<0] }
+        var lines: [Range<Int>] = []
+        var start = 0
+        var next = 0  // the first opportunity after `start`
+        while start < count, lines.count < limit {
+            while opportunities[next] <= start { next += 1 }
+            var end: Int?
+            var candidate = next
+            while candidate < opportunities.count {
+                let stop = opportunities[candidate]
+                // Spaces that open a paragraph are kept with the word after them, not a line alone.
+                if trimmed(start, stop) == start, stop < count {
+                    candidate += 1
+                    continue
+                }
+                guard paragraph.width(start..<trimmed(start, stop)) <= maximumWidth else { break }
+                end = stop
+                candidate += 1
+                if mandatory.contains(stop) { break }
+            }
+            if let end {
+                lines.append(start..<trimmed(start, end))
+                start = end
+            } else {
+                // The segment alone is too wide: cut it before the first cluster that would end past
+                // the width (at least one cluster stays, so every line makes progress).
+                let stop = opportunities[next]
+                var cut = furthestCut(from: start, before: stop, at: paragraph.cuttable)
+                if paragraph.width(start..<cut) > maximumWidth {
+                    // One grapheme wider than the line: cut it between HarfBuzz clusters instead.
+                    cut = furthestCut(from: start, before: stop, at: paragraph.clusterStarts)
+                }
+                lines.append(start..<trimmed(start, cut))
+                start = cut
+            }
+        }
+        return lines
+    }
+
+    /// The furthest position allowed by `allowed` in (start, stop] whose line fits, or the first
+    /// allowed one when none fits (every line makes progress).
+    private func furthestCut(from start: Int, before stop: Int, at allowed: [Bool]) -> Int {
+        var cut = start + 1
+        while cut < stop, !allowed[cut] { cut += 1 }
+        var further = cut
+        while further < stop {
+            var after = further + 1
+            while after < stop, !allowed[after] { after += 1 }
+            guard paragraph.width(start..<trimmed(start, after)) <= maximumWidth else { break }
+            further = after
+        }
+        return further
+    }
+
+    /// `range` without the spaces that end it.
+    private func trimmed(_ start: Int, _ end: Int) -> Int {
+        var end = end
+        while end > start, Self.isSpace(paragraph.scalars[end - 1]) { end -= 1 }
+        return end
+    }
+
+    /// `range` shortened, a grapheme cluster at a time, until it fits in `width` and does not end
+    /// with a space (the ellipsis goes right after the last word kept).
+    func shortened(_ range: Range<Int>, toFit width: Double) -> Range<Int> {
+        var end = range.upperBound
+        while end > range.lowerBound,
+            paragraph.width(range.lowerBound..<end) > width || Self.isSpace(paragraph.scalars[end - 1])
+        {
+            end -= 1
+            while end > range.lowerBound, !paragraph.cuttable[end] { end -= 1 }
+        }
+        return range.lowerBound..<end
+    }
+}

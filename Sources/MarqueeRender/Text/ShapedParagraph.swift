@@ -1,0 +1,189 @@
+import CHarfBuzz
+import MarqueeCore
+
+/// One glyph as HarfBuzz placed it, in pixels: `cluster` is the offset (in Unicode scalars) of the
+/// first character it shows, `font` the face number (`FontFace.face(numbered:)`).
+public struct ShapedGlyph: Equatable, Sendable {
+    public var index: UInt32
+    public var font: UInt16
+    public var cluster: Int
+    public var advance: Double
+    public var xOffset: Double
+    public var yOffset: Double
+}
+
+/// One paragraph (no "\n"), shaped once in logical order: runs of one face, one script and one
+/// bidi level, each shaped by HarfBuzz with the whole paragraph as context (so Arabic joins across
+/// a run boundary). Line breaking measures it by prefix sums of advances; lines are cut from it
+/// without shaping again.
+struct ShapedParagraph {
+    struct Run {
+        var scalars: Range<Int>
+        var glyphs: Range<Int>
+        var level: UInt8
+    }
+
+    let scalars: [UInt32]
+    private(set) var glyphs: [ShapedGlyph] = []
+    /// Logical order.
+    private(set) var runs: [Run] = []
+    /// The paragraph's bidi level: 0 left to right, 1 right to left.
+    let baseLevel: UInt8
+    /// `penBefore[i]`: the advance of every cluster that starts before scalar `i` (count + 1).
+    private(set) var penBefore: [Double]
+    /// Where a line may be cut when no break opportunity fits: a grapheme cluster that is also a
+    /// HarfBuzz cluster starts there (a ligature or a conjunct is never cut).
+    private(set) var cuttable: [Bool]
+    /// Where a HarfBuzz cluster starts: the last resort for a grapheme cluster wider than a line
+    /// (an emoji sequence of thousands of joiners is one grapheme).
+    private(set) var clusterStarts: [Bool]
+
+    init<S: StringProtocol>(_ text: S, face: FontFace, direction: TextDirection) {
+        let scalars = text.unicodeScalars.map(\.value)
+        self.scalars = scalars
+        let levels = BidiLevels(scalars, direction: direction)
+        baseLevel = levels.base
+        penBefore = Array(repeating: 0, count: scalars.count + 1)
+        cuttable = Array(repeating: false, count: scalars.count + 1)
+        clusterStarts = cuttable
+        guard !scalars.isEmpty else { return }
+        let graphemeStarts = Self.graphemeStarts(text, count: scalars.count)
+        let fonts = Self.fontNumbers(scalars, graphemeStarts: graphemeStarts, face: face)
+        let scripts = Self.scripts(scalars)
+        var start = 0
+        for position in 1...scalars.count
+        where position == scalars.count || fonts[position] != fonts[start] || scripts[position] != scripts[start]
+            || levels.level(position) != levels.level(start)
+        {
+            shapeRun(
+                start..<position, font: fonts[start], script: scripts[start], level: levels.level(start), face: face)
+            start = position
+        }
+        var advanceOfScalar = Array(repeating: 0.0, count: scalars.count)
+        for glyph in glyphs {
+            advanceOfScalar[glyph.cluster] += glyph.advance
+            cuttable[glyph.cluster] = true
+        }
+        clusterStarts = cuttable
+        for position in 0..<scalars.count {
+            penBefore[position + 1] = penBefore[position] + advanceOfScalar[position]
+            cuttable[position] = cuttable[position] && graphemeStarts[position]
+        }
+        cuttable[scalars.count] = true
+        clusterStarts[scalars.count] = true
+    }
+
+    /// The advance of scalars `range` as shaped in the paragraph.
+    func width(_ range: Range<Int>) -> Double { penBefore[range.upperBound] - penBefore[range.lowerBound] }
+
+    private mutating func shapeRun(_ range: Range<Int>, font: UInt16, script: hb_script_t, level: UInt8, face: FontFace)
+    {
+        let runFace = face.face(numbered: font)
+        let buffer = runFace.harfBuzzBuffer
+        hb_buffer_clear_contents(buffer)
+        scalars.withUnsafeBufferPointer { all in
+            hb_buffer_add_utf32(buffer, all.baseAddress, Int32(all.count), UInt32(range.lowerBound), Int32(range.count))
+        }
+        hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, script)
+        hb_buffer_set_language(buffer, hb_language_get_default())
+        hb_shape(runFace.harfBuzzFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        let first = glyphs.count
+        if let infos, let positions {
+            for item in 0..<Int(count) {
+                glyphs.append(
+                    ShapedGlyph(
+                        index: infos[item].codepoint, font: font, cluster: Int(infos[item].cluster),
+                        advance: Double(positions[item].x_advance) / 64, xOffset: Double(positions[item].x_offset) / 64,
+                        yOffset: Double(positions[item].y_offset) / 64))
+            }
+        }
+        runs.append(Run(scalars: range, glyphs: first..<glyphs.count, level: level))
+    }
+
+    /// Whether a grapheme cluster starts at each scalar (Swift's `Character` is UAX #29's extended
+    /// grapheme cluster). Text of ASCII only (the common case) has one per scalar but "\r\n".
+    private static func graphemeStarts<S: StringProtocol>(_ text: S, count: Int) -> [Bool] {
+        var starts = Array(repeating: true, count: count)
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return starts }
+        var position = 0
+        for character in text {
+            let size = character.unicodeScalars.count
+            for inner in 1..<max(1, size) { starts[position + inner] = false }
+            position += size
+        }
+        return starts
+    }
+
+    /// The face number each scalar is drawn with, decided per grapheme cluster: this face when it
+    /// has every visible character of the cluster, else the fallback for the cluster's first
+    /// character. Characters of no script of their own (spaces, digits, punctuation) stay with
+    /// the face before them when it has them, so a run is not cut at every space.
+    private static func fontNumbers(_ scalars: [UInt32], graphemeStarts: [Bool], face: FontFace) -> [UInt16] {
+        var fonts = Array(repeating: UInt16(0), count: scalars.count)
+        var start = 0
+        var previous: UInt16 = 0
+        while start < scalars.count {
+            var end = start + 1
+            while end < scalars.count, !graphemeStarts[end] { end += 1 }
+            let cluster = start..<end
+            func covers(_ number: UInt16) -> Bool {
+                let candidate = face.face(numbered: number)
+                return cluster.allSatisfy {
+                    Self.isDefaultIgnorable(scalars[$0]) || candidate.glyphIndex(forValue: scalars[$0]) != 0
+                }
+            }
+            var number: UInt16 = 0
+            if previous != 0, Self.isScriptNeutral(scalars[start]), covers(previous) {
+                number = previous
+            } else if !covers(0) {
+                let borrowed = face.fallbackNumber(forMissing: scalars[start])
+                // A borrowed face that lacks the cluster's marks is still better for its base.
+                number = borrowed != 0 || face.glyphIndex(forValue: scalars[start]) == 0 ? borrowed : 0
+            }
+            for position in cluster { fonts[position] = number }
+            previous = number
+            start = end
+        }
+        return fonts
+    }
+
+    /// Each scalar's script; characters common to scripts (spaces, digits, punctuation) and
+    /// combining marks take the script of the text around them, so they shape with it.
+    private static func scripts(_ scalars: [UInt32]) -> [hb_script_t] {
+        let functions = hb_unicode_funcs_get_default()
+        var scripts = scalars.map { hb_unicode_script(functions, $0) }
+        let neutral: Set<UInt32> = [
+            HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue,
+        ]
+        var current = scripts.first { !neutral.contains($0.rawValue) } ?? HB_SCRIPT_COMMON
+        for position in scripts.indices {
+            if neutral.contains(scripts[position].rawValue) {
+                scripts[position] = current
+            } else {
+                current = scripts[position]
+            }
+        }
+        return scripts
+    }
+
+    static func isScriptNeutral(_ value: UInt32) -> Bool {
+        let script = hb_unicode_script(hb_unicode_funcs_get_default(), value)
+        return script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED
+    }
+
+    /// Characters drawn with no glyph of their own (joiners, variation selectors, bidi controls,
+    /// the soft hyphen), which HarfBuzz hides: a font need not have them.
+    static func isDefaultIgnorable(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x00AD, 0x034F, 0x061C, 0x180B...0x180F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F,
+            0xFE00...0xFE0F, 0xFEFF, 0xE0000...0xE0FFF:
+            return true
+        default:
+            return false
+        }
+    }
+}
