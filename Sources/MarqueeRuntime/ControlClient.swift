@@ -1,7 +1,15 @@
 import Glibc
 import MarqueeCore
+import MarqueeProtocol
 
-/// `marquee send`: a client of the control socket for scripts, so they need no socat.
+/// `marquee send`: a client of the control socket for scripts and bridges (a feed piped in), so
+/// they need no socat, and so that no command is lost without a word when Marquee restarts.
+///
+/// Every line sent that Marquee answers (all but blank lines and comments) is kept until its
+/// reply comes. If the connection ends first, `send` fails (exit status 2) naming how many were
+/// not answered; with `reconnect` it waits for the socket (at start too) and sends those lines
+/// again, in order, before any new one. A command whose reply was lost may have been applied, so
+/// it may be applied twice: at least once, never silently dropped.
 public enum ControlClient {
     /// The socket `marquee send` uses when none is given: `$MARQUEE_SOCKET`, else the path the
     /// deployment files use.
@@ -11,57 +19,158 @@ public enum ControlClient {
 
     /// Sends `commands` (or, when there are none, every line of standard input as it comes),
     /// prints each reply and event on standard output, and returns 1 if any reply was an error,
-    /// else 0. The connection ends when Marquee has answered everything that was sent.
-    public static func send(socket path: String, commands: [String]) throws(RuntimeError) -> Int32 {
-        let fd = try ControlSocket.connect(to: path)
-        defer { close(fd) }
+    /// else 0. Without `reconnect`, throws when the socket cannot be reached or the connection is
+    /// lost with lines not answered (or with standard input still open).
+    public static func send(socket path: String, commands: [String], reconnect: Bool = false)
+        throws(RuntimeError) -> Int32
+    {
         signal(SIGPIPE, SIG_IGN)
-        var sawError = false
-        var pending: [UInt8] = []
-        func printReplies(_ bytes: ArraySlice<UInt8>) {
-            pending += bytes
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                if case .some(.bool(false)) = (try? JSONParser.parse(line))?["ok"] { sawError = true }
-                line.withUnsafeBytes { _ = SystemCall.writeAll(1, $0) }
-                _ = [UInt8(ascii: "\n")].withUnsafeBytes { SystemCall.writeAll(1, $0) }
+        var session = ClientSession(readsInput: commands.isEmpty)
+        for command in commands { session.add(line: Array((command + "\n").utf8)) }
+        var retryDelay = 0.1
+        var waiting = false
+        while true {
+            let fd: Int32
+            do {
+                fd = try ControlSocket.connect(to: path)
+            } catch {
+                guard reconnect else { throw error }
+                if !waiting { Log.info("\(error.message); waiting for it") }
+                waiting = true
+                // Marquee is starting or restarting: keep trying, a little less often each time,
+                // up to every 2 s.
+                session.sleepReadingInput(seconds: retryDelay)
+                retryDelay = min(retryDelay * 2, 2)
+                continue
+            }
+            if waiting {
+                Log.info("\(path): connected; sending the \(session.unansweredCount) line(s) not answered yet first")
+            }
+            waiting = false
+            retryDelay = 0.1
+            let outcome = session.run(on: fd)
+            close(fd)
+            switch outcome {
+            case .finished:
+                return session.sawError ? 1 : 0
+            case .lost:
+                let unanswered = session.unansweredCount
+                let what =
+                    unanswered > 0
+                    ? "\(unanswered) line\(unanswered == 1 ? "" : "s") not answered"
+                    : "standard input still open"
+                guard reconnect else {
+                    throw RuntimeError(
+                        "\(path): the connection closed with \(what) (is Marquee still running? With --reconnect, send waits for it and sends again what was not answered)"
+                    )
+                }
+                Log.info("\(path): the connection closed with \(what); waiting for the socket to come back")
+                waiting = true
             }
         }
-        var sending = commands.isEmpty
-        if !commands.isEmpty {
-            let text = commands.map { $0 + "\n" }.joined()
-            guard Array(text.utf8).withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) else {
-                throw RuntimeError("\(path): the connection closed while sending")
-            }
-            shutdown(fd, Int32(SHUT_WR))
-        }
+    }
+}
+
+/// The lines of one `marquee send`, across connections: what is waiting for a reply, what is
+/// still to come from standard input, and the replies printed so far.
+private struct ClientSession {
+    enum Outcome {
+        /// Everything was answered and there is nothing more to send.
+        case finished
+        /// The connection ended (or failed) before that.
+        case lost
+    }
+
+    private(set) var readsInput: Bool
+    private(set) var sawError = false
+    /// Lines sent (or to send) that Marquee answers, oldest first, until their replies arrive.
+    private var unanswered: [[UInt8]] = []
+    private var firstUnanswered = 0
+    private var partialInput: [UInt8] = []
+    private var inputBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    init(readsInput: Bool) { self.readsInput = readsInput }
+
+    var unansweredCount: Int { unanswered.count - firstUnanswered }
+
+    /// Queues a line (with its newline) if Marquee will answer it: blank lines and comments get
+    /// no reply, so waiting for one would never end.
+    mutating func add(line: [UInt8]) {
+        let body = Array(line.dropLast())
+        guard body.count > CommandDecoder.maximumLineBytes || CommandDecoder.decode(line: body) != nil else { return }
+        unanswered.append(line)
+    }
+
+    /// Sends every unanswered line, then relays standard input and prints replies until all is
+    /// answered or the connection ends.
+    mutating func run(on fd: Int32) -> Outcome {
+        for line in unanswered[firstUnanswered...] where !write(line, to: fd) { return .lost }
+        if !readsInput { shutdown(fd, Int32(SHUT_WR)) }
+        var replies: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            if sending { descriptors.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+            if readsInput { descriptors.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
             _ = SystemCall.poll(&descriptors, timeoutMilliseconds: -1)
-            if sending, descriptors[1].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { SystemCall.read(0, into: $0) }
-                if count > 0 {
-                    guard
-                        buffer.withUnsafeBytes({
-                            SystemCall.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<count]))
-                        })
-                    else {
-                        throw RuntimeError("\(path): the connection closed while sending")
-                    }
-                } else {
-                    sending = false
-                    shutdown(fd, Int32(SHUT_WR))
-                }
+            if readsInput, descriptors[1].revents != 0 {
+                let sent = unanswered.count
+                readInput()
+                for line in unanswered[sent...] where !write(line, to: fd) { return .lost }
+                if !readsInput { shutdown(fd, Int32(SHUT_WR)) }
             }
             if descriptors[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
-                if count <= 0 { break }
-                printReplies(buffer[..<count])
+                if count <= 0 { return unansweredCount == 0 && !readsInput ? .finished : .lost }
+                replies += buffer[..<count]
+                printReplies(&replies)
             }
         }
-        return sawError ? 1 : 0
+    }
+
+    /// Waits `seconds` between attempts to connect, still taking lines from standard input (so
+    /// a feed is not held up and its lines are sent once Marquee is back).
+    mutating func sleepReadingInput(seconds: Double) {
+        var descriptors = [pollfd(fd: 0, events: Int16(readsInput ? POLLIN : 0), revents: 0)]
+        _ = SystemCall.poll(&descriptors, timeoutMilliseconds: Int32(seconds * 1000))
+        if readsInput, descriptors[0].revents != 0 { readInput() }
+    }
+
+    /// Takes what standard input has: whole lines are queued; at its end, a last line without a
+    /// newline counts too (as Marquee counts it).
+    private mutating func readInput() {
+        let count = inputBuffer.withUnsafeMutableBytes { SystemCall.read(0, into: $0) }
+        if count <= 0 {
+            readsInput = false
+            if !partialInput.isEmpty { add(line: partialInput + [UInt8(ascii: "\n")]) }
+            partialInput = []
+            return
+        }
+        partialInput += inputBuffer[..<count]
+        while let newline = partialInput.firstIndex(of: UInt8(ascii: "\n")) {
+            add(line: Array(partialInput[...newline]))
+            partialInput.removeSubrange(...newline)
+        }
+    }
+
+    /// Prints each whole line; a reply (it has "ok") answers the oldest unanswered line.
+    private mutating func printReplies(_ pending: inout [UInt8]) {
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = Array(pending[..<newline])
+            pending.removeSubrange(...newline)
+            let reply = try? JSONParser.parse(line)
+            if let ok = reply?["ok"] {
+                if case .bool(false) = ok { sawError = true }
+                if firstUnanswered < unanswered.count { firstUnanswered += 1 }
+                if firstUnanswered > 4096 {
+                    unanswered.removeFirst(firstUnanswered)
+                    firstUnanswered = 0
+                }
+            }
+            (line + [UInt8(ascii: "\n")]).withUnsafeBytes { _ = SystemCall.writeAll(1, $0) }
+        }
+    }
+
+    private func write(_ line: [UInt8], to fd: Int32) -> Bool {
+        line.withUnsafeBytes { SystemCall.writeAll(fd, $0) }
     }
 }

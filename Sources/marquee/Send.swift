@@ -5,17 +5,22 @@ struct Send: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send commands to a running marquee over its control socket and print the replies.",
         discussion: """
-            Each COMMAND is one protocol line (quote it). Without COMMANDs, every line of standard input is sent as it arrives, so that a feed can be piped in. Exits 1 if any reply is an error, 2 if the socket cannot be reached.
+            Each COMMAND is one protocol line (quote it). Without COMMANDs, every line of standard input is sent as it arrives, so that a feed can be piped in. Exits 1 if any reply is an error, 2 if the socket cannot be reached or the connection closes before every line was answered (or while standard input is still open), saying so on stderr.
+
+            With --reconnect, send waits for the socket instead (at start too), and once Marquee is back sends the lines that were not answered again, in order, before new ones: nothing is lost across a restart, but a command whose reply was lost may be applied twice.
 
             Examples:
               marquee send 'scroll-to id:dep-4 duration=1' 'wait idle'
               marquee send --socket /tmp/m.sock 'insert 0 {"id": "n1", "title": "New"}'
-              mosquitto_sub -t kiosk/commands | marquee send
+              mosquitto_sub -t kiosk/commands | marquee send --reconnect
             """
     )
 
     @Option(help: "The control socket (default: $MARQUEE_SOCKET, else /run/marquee/control.sock).")
     var socket: String?
+
+    @Flag(help: "Wait for the socket when it is missing or goes away, and send unanswered lines again.")
+    var reconnect = false
 
     @Argument(help: "Protocol lines to send (docs/protocol.md).")
     var commands: [String] = []
@@ -30,7 +35,8 @@ struct Send: ParsableCommand {
     func run() throws {
         let status: Int32
         do throws(RuntimeError) {
-            status = try ControlClient.send(socket: socket ?? ControlClient.defaultSocketPath, commands: commands)
+            status = try ControlClient.send(
+                socket: socket ?? ControlClient.defaultSocketPath, commands: commands, reconnect: reconnect)
         } catch {
             Log.error(error.message)
             throw ExitCode(2)

@@ -54,7 +54,10 @@ extension ControlSocketTests {
         let timestamps = trace.compactMap { $0["timestamp"]?.number }
         XCTAssertGreaterThan(timestamps.count, 10)
         let largestSkip = zip(timestamps, timestamps.dropFirst()).map { ($1 - $0) * 60 }.max() ?? 0
-        XCTAssertLessThan(largestSkip, 30, "a frame waited \(largestSkip) vblanks")
+        // The bound leaves room for a loaded machine (a debug build answering 20,000 commands
+        // while sharing two cores with a build has been seen to skip 41) and still fails the old
+        // blocking write.
+        XCTAssertLessThan(largestSkip, 90, "a frame waited \(largestSkip) vblanks")
         close(other)
         close(stuck)
     }
