@@ -120,6 +120,9 @@ if [ "$SYSTEM" = 1 ]; then
     done
     chown marquee:marquee /var/lib/marquee
 fi
+# Operators in the marquee group may put decks here and `load` them over the socket, without sudo
+# (the unit's StateDirectoryMode keeps the same mode).
+chmod 0775 "$R/var/lib/marquee"
 "$R/usr/local/bin/marquee" check-deck "$R/etc/marquee/deck.json" >&2 ||
     say "the deck /etc/marquee/deck.json has problems (above); the service will not start until they are fixed"
 

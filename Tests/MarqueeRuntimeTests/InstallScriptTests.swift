@@ -69,6 +69,12 @@ final class InstallScriptTests: XCTestCase, SpawnsMarquee {
             XCTAssertTrue(exists(root + path), path)
         }
         XCTAssertEqual(access(root + "/usr/local/bin/marquee", X_OK), 0)
+        // Operators in the service's group may put decks where `load` reads them.
+        var state = stat()
+        XCTAssertEqual(stat(root + "/var/lib/marquee", &state), 0)
+        XCTAssertEqual(state.st_mode & 0o777, 0o775)
+        // The settings file is valid shell too (a value with a space is quoted).
+        XCTAssertEqual(system("sh -n '\(root)/etc/default/marquee' && (. '\(root)/etc/default/marquee' && test \"$MARQUEE_BACKEND\" = '--backend drm')"), 0)
 
         // The operator edits the deck and the settings; installing again keeps both.
         let deck = root + "/etc/marquee/deck.json"
