@@ -138,7 +138,8 @@ struct ShapedParagraph {
                 }
             }
             var number: UInt16 = 0
-            if Self.prefersEmojiPresentation(scalars[cluster]),
+            // (ASCII letters alone, the common case, are never emoji: no slice, no lookup.)
+            if scalars[start] >= 0xA9 || end - start > 1, Self.prefersEmojiPresentation(scalars[cluster]),
                 let colored = face.colorFaceNumber(for: scalars[start])
             {
                 number = colored
