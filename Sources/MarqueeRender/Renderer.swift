@@ -326,9 +326,11 @@ public final class Renderer {
             }
         }
         for part in text.parts {
+            // A colour glyph is its own source; a coverage layer is the mask of the text color.
+            let (source, mask) = part.isColor ? (part.image.handle, nil) : (color.handle, part.image.handle)
             pixman_image_composite32(
-                PIXMAN_OP_OVER, color.handle, part.image.handle, image.handle, 0, 0, 0, 0, x + Int32(part.x),
-                y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
+                PIXMAN_OP_OVER, source, mask, image.handle, 0, 0, 0, 0, x + Int32(part.x), y + Int32(part.y),
+                Int32(part.image.width), Int32(part.image.height))
         }
     }
 

@@ -4,7 +4,9 @@ import MarqueeRender
 /// Whether the fonts a style names can be drawn, as deck problems (for `check-deck`). Each font is
 /// found with fontconfig and then opened with FreeType at the style's size, as `run` does, so a
 /// font that fontconfig finds but FreeType cannot draw at that size (a bitmap font, a broken file)
-/// fails here too instead of only at start.
+/// fails here too instead of only at start. Both open a font through `FontSet.face(for:...)`: a
+/// colour font of fixed bitmap strikes (Noto Color Emoji) is accepted at any size by both, and a
+/// monochrome bitmap font at a size it lacks is refused by both in the same words.
 public enum FontCheck {
     public static func problems(in style: Style) -> [DeckProblem] {
         let locator: FontLocator
@@ -21,8 +23,7 @@ public enum FontCheck {
             ("headerFont", style.headerFont, style.headerSize),
         ] {
             do {
-                let path = try locator.path(for: pattern)
-                _ = try FontFace(library: library, path: path, pixelSize: FontSet.pixelSize(size))
+                _ = try FontSet.face(for: pattern, size: size, library: library, locator: locator)
             } catch {
                 problems.append(DeckProblem(path: "style.\(field)", message: error.message))
             }

@@ -74,4 +74,17 @@ final class LineBreakTests: XCTestCase {
         XCTAssertEqual(width("a    b"), width("a b") + 3 * space, accuracy: 0.01)
         XCTAssertEqual(width("  ab"), width("ab") + 2 * space, accuracy: 0.01, "leading spaces too")
     }
+
+    /// Flags (pairs of regional indicators) and U+FFFF made libunibreak 1.1 abort the process; they
+    /// break like letters now, and a flag is never split between lines.
+    func testFlagsAndUFFFFAreBrokenWithoutCrashing() {
+        let flags = "Flags \u{1F1EF}\u{1F1F5} \u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA} end \u{FFFF} x"
+        let lines = TextLayout.lines(flags, face: body, maximumWidth: 40, maximumLines: 20)
+        XCTAssertGreaterThan(lines.count, 3)
+        // A flag is one glyph, clustered at its first half: a second half with a glyph of its
+        // own (scalars 7, 10 and 12) would be a flag split between lines.
+        let clusters = lines.flatMap { $0.glyphs.map(\.cluster) }
+        XCTAssertTrue(Set(clusters).isDisjoint(with: [7, 10, 12]), "\(lines)")
+        XCTAssertTrue(clusters.contains(11), "the second flag of the pair is a glyph of its own")
+    }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import MarqueeCore
+import MarqueeRender
 import MarqueeRuntime
 import XCTest
 
@@ -62,6 +63,33 @@ final class FontCheckTests: XCTestCase {
         let problems = FontCheck.problems(in: style)
         XCTAssertEqual(problems.map(\.path), ["style.titleFont", "style.headerFont"], "\(problems)")
         XCTAssertTrue(problems[0].message.contains("cannot be drawn at 40 px"), problems[0].message)
+        // `run` opens the style's fonts with FontSet: it refuses the style in the same words.
+        let locator = try FontLocator()
+        XCTAssertThrowsError(
+            try FontSet(
+                style: style, library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator },
+                override: nil)
+        ) { error in
+            XCTAssertEqual((error as? RenderError)?.message, problems[0].message)
+        }
+    }
+
+    /// Noto Color Emoji has one bitmap strike (109 px) and no outlines: `check-deck` and `run` both
+    /// take it at any size, and its glyphs come out in colour at the text size.
+    func testNotoColorEmojiIsAcceptedByCheckDeckAndRunAlike() throws {
+        var style = Style()
+        style.titleFont = "Noto Color Emoji"
+        style.bodyFont = "Noto Color Emoji"
+        style.headerFont = "Noto Color Emoji"
+        style.titleSize = 33
+        XCTAssertEqual(FontCheck.problems(in: style).map(\.message), [])
+        let locator = try FontLocator()
+        let fonts = try FontSet(
+            style: style, library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator }, override: nil)
+        XCTAssertTrue(fonts.title.hasColor)
+        let glyph = fonts.title.glyph(fonts.title.glyphIndex(for: "\u{1F600}"))
+        let image = try XCTUnwrap(glyph.color)
+        XCTAssertEqual(Double(image.height), 33.0 * 128 / 109, accuracy: 1.01)
     }
 }
 

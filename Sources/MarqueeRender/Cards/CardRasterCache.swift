@@ -7,6 +7,9 @@ struct CardImage {
         var image: PixmanImage
         var x: Int
         var y: Int
+        /// A colour glyph's own pixels, composited OVER as they are (not an 8-bit layer drawn
+        /// through the text color). Shared with the glyph cache, so it costs no memory of its own.
+        var isColor = false
     }
     var parts: [Part] = []
 
@@ -16,7 +19,7 @@ struct CardImage {
 
     /// The whole raster (the first part).
     var image: PixmanImage? { parts.first?.image }
-    var byteCount: Int { parts.reduce(0) { $0 + $1.image.byteCount } }
+    var byteCount: Int { parts.reduce(0) { $0 + ($1.isColor ? 0 : $1.image.byteCount) } }
 }
 
 /// Card images (full rasters, or text layers) kept across frames while a card's content and size

@@ -42,13 +42,20 @@ struct CardRasterizer {
     }
 
     /// The card's text as 8-bit coverage, one image per line cut to the pixels its glyphs cover;
-    /// composited through the text color.
+    /// composited through the text color. Colour glyphs (emoji) follow as parts of their own
+    /// (`isColor`): the glyph cache's image itself, composited OVER as it is.
     func textLayer(_ card: Card, width: Int, height: Int) throws(RenderError) -> CardImage {
         // One layer per line, cut to the line's ink within the card: compositing a layer costs
         // for its whole area, and one box around all lines was nearly twice their ink (a short
         // title above long body lines).
         var parts: [CardImage.Part] = []
+        var colorParts: [CardImage.Part] = []
         for text in layout(card, width: width, height: height) {
+            if text.face.drawsColor {
+                for glyph in TextPainter.colorGlyphs(text.line, face: text.face, x: text.x, baseline: text.baseline) {
+                    colorParts.append(CardImage.Part(image: glyph.image, x: glyph.x, y: glyph.y, isColor: true))
+                }
+            }
             guard
                 let ink = TextPainter.inkBounds(text.line, face: text.face, x: text.x, baseline: text.baseline)?
                     .clamped(width: width, height: height)
@@ -59,7 +66,9 @@ struct CardRasterizer {
                 baseline: text.baseline - Double(ink.y0))
             parts.append(CardImage.Part(image: layer, x: ink.x0, y: ink.y0))
         }
-        return CardImage(parts: parts)
+        // After all coverage layers: the glyph-by-glyph path draws them in line order, and they
+        // do not overlap the text beside them, so the order between the two kinds does not show.
+        return CardImage(parts: parts + colorParts)
     }
 
     /// The laid-out lines of a card's title and body, with where each goes.

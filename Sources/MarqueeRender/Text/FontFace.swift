@@ -12,6 +12,12 @@ public final class FontFace {
     /// The face's index within its file (a `.ttc` collection holds several).
     public let faceIndex: Int
     public let pixelSize: Int
+    /// Whether the font has colour glyphs (CBDT bitmaps, COLR layers): they are loaded with
+    /// `FT_LOAD_COLOR` and drawn in their own colours.
+    public let hasColor: Bool
+    /// Requested pixel size over the bitmap strike's for a font of fixed strikes only (a CBDT
+    /// emoji font); 1 for scalable fonts. Glyph images and bearings are multiplied by it.
+    public let bitmapScale: Double
     let library: FreeTypeLibrary
     let face: FT_Face
     /// `hb_font_t`, scaled to 1/64 px so that positions keep FreeType's fixed-point precision.
@@ -27,6 +33,11 @@ public final class FontFace {
     var fallback: FontFallback?
     /// Faces characters were borrowed from, in the order first needed (face number 1, 2, ...).
     private(set) var fallbackFaces: [FontFace] = []
+    /// Whether this face or a face it borrowed from has colour glyphs, so that its lines may
+    /// hold some (the card text layers then look for them; Latin-only styles skip the search).
+    private(set) var drawsColor = false
+    /// The colour face chosen for each emoji-presentation character; nil when none has it.
+    private var colorNumberOfScalar: [UInt32: UInt16?] = [:]
     /// Face number for each fallback candidate tried; nil for a candidate that cannot be opened.
     private var numberOfCandidate: [Int: UInt16?] = [:]
     /// The decision for each character this face lacks: a face number, or 0 when none has it.
@@ -42,9 +53,19 @@ public final class FontFace {
             throw RenderError(
                 .fontUnreadable, "cannot read font file \(path) (FreeType error \(status): missing or not a font)")
         }
-        guard FT_Set_Pixel_Sizes(face, 0, FT_UInt(max(1, pixelSize))) == 0 else {
-            FT_Done_Face(face)
-            throw RenderError(.fontUnreadable, "font \(path) cannot be drawn at \(pixelSize) px")
+        let hasColor = marquee_ft_has_color(face) != 0
+        var bitmapScale = 1.0
+        if FT_Set_Pixel_Sizes(face, 0, FT_UInt(max(1, pixelSize))) != 0 {
+            // A colour font of fixed strikes (Noto Color Emoji: one 109 px strike) is drawn from
+            // the nearest strike, scaled. A monochrome bitmap font is not: scaled pixel art would
+            // look broken, so it stays a font that cannot be drawn at this size.
+            guard hasColor, let strike = Self.nearestStrike(face, to: max(1, pixelSize)),
+                FT_Select_Size(face, FT_Int(strike.index)) == 0
+            else {
+                FT_Done_Face(face)
+                throw RenderError(.fontUnreadable, "font \(path) cannot be drawn at \(pixelSize) px")
+            }
+            bitmapScale = Double(max(1, pixelSize)) / strike.pixels
         }
         // HarfBuzz reads the file itself (mapped, shared with FreeType's mapping by the kernel) and
         // uses its own OpenType functions: unhinted advances in 1/64 px, exactly what `hb-shape`
@@ -64,6 +85,23 @@ public final class FontFace {
         self.path = path
         self.faceIndex = index
         self.pixelSize = pixelSize
+        self.hasColor = hasColor
+        self.bitmapScale = bitmapScale
+        self.drawsColor = hasColor
+    }
+
+    /// The strike to draw `pixels` from: the smallest at least that large (shrinking keeps
+    /// detail), else the largest.
+    private static func nearestStrike(_ face: FT_Face, to pixels: Int) -> (index: Int, pixels: Double)? {
+        guard marquee_ft_has_fixed_sizes(face) != 0, let sizes = face.pointee.available_sizes else { return nil }
+        var strikes: [(index: Int, pixels: Double)] = []
+        for index in 0..<Int(face.pointee.num_fixed_sizes) {
+            let size = sizes[index]
+            let ppem = size.y_ppem > 0 ? Double(size.y_ppem) / 64 : Double(size.height)
+            if ppem > 0 { strikes.append((index, ppem)) }
+        }
+        let larger = strikes.filter { $0.pixels >= Double(pixels) }
+        return larger.min { $0.pixels < $1.pixels } ?? strikes.max { $0.pixels < $1.pixels }
     }
 
     deinit {
@@ -104,6 +142,26 @@ public final class FontFace {
         return chosen
     }
 
+    /// The face number to draw an emoji-presentation character with: this face when it is a
+    /// colour font that has it, else the first colour font fontconfig offers that has it, even
+    /// when this face has a glyph of its own (DejaVu Sans has a black-and-white U+1F600); nil
+    /// when no colour font has it (the ordinary choice then stands).
+    func colorFaceNumber(for value: UInt32) -> UInt16? {
+        if hasColor, glyphIndex(forValue: value) != 0 { return 0 }
+        if let known = colorNumberOfScalar[value] { return known }
+        var chosen: UInt16?
+        if let fallback {
+            for candidate in fallback.colorCandidates(containing: value) {
+                if let number = open(candidate, of: fallback) {
+                    chosen = number
+                    break
+                }
+            }
+        }
+        colorNumberOfScalar[value] = chosen
+        return chosen
+    }
+
     /// Opens candidate `candidate` at this face's size, once; nil when it cannot be used.
     private func open(_ candidate: Int, of fallback: FontFallback) -> UInt16? {
         if let known = numberOfCandidate[candidate] { return known }
@@ -113,6 +171,7 @@ public final class FontFace {
             let opened = try? FontFace(library: library, path: file.path, index: file.index, pixelSize: pixelSize)
         {
             fallbackFaces.append(opened)
+            drawsColor = drawsColor || opened.hasColor
             number = UInt16(fallbackFaces.count)
         }
         numberOfCandidate[candidate] = number
@@ -136,24 +195,16 @@ public final class FontFace {
 
     private func rasterize(_ index: UInt32) -> Glyph {
         rasterizedGlyphCount += 1
-        guard FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_RENDER)) == 0 else {
+        // Only colour fonts load with FT_LOAD_COLOR: CBDT strikes come as BGRA bitmaps, and COLR
+        // layers are blended by FreeType into one BGRA bitmap. Other fonts keep their flags.
+        let flags = hasColor ? FT_LOAD_RENDER | FT_LOAD_COLOR : FT_LOAD_RENDER
+        guard FT_Load_Glyph(face, index, FT_Int32(flags)) == 0 else {
             return Glyph(mask: nil, bearingX: 0, bearingY: 0, advance: 0)
         }
         let slot = face.pointee.glyph.pointee
-        let bitmap = slot.bitmap
-        let advance = Double(slot.advance.x) / 64
-        let width = Int(bitmap.width)
-        let rows = Int(bitmap.rows)
-        guard width > 0, rows > 0, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue), let source = bitmap.buffer,
-            let mask = try? PixmanImage(format: PIXMAN_a8, width: width, height: rows), let target = mask.pixels
-        else {
-            return Glyph(mask: nil, bearingX: Int(slot.bitmap_left), bearingY: Int(slot.bitmap_top), advance: advance)
-        }
-        // FreeType's pitch may differ from pixman's 4-byte-aligned stride: copy row by row.
-        let pitch = Int(bitmap.pitch)
-        for row in 0..<rows {
-            (target + row * mask.stride).copyMemory(from: source + row * pitch, byteCount: width)
-        }
-        return Glyph(mask: mask, bearingX: Int(slot.bitmap_left), bearingY: Int(slot.bitmap_top), advance: advance)
+        if let glyph = GlyphBitmap.glyph(from: slot, scale: bitmapScale) { return glyph }
+        return Glyph(
+            mask: nil, bearingX: Int(slot.bitmap_left), bearingY: Int(slot.bitmap_top),
+            advance: Double(slot.advance.x) / 64 * bitmapScale)
     }
 }

@@ -15,7 +15,10 @@ final class FontFallback {
     private let fontSet: UnsafeMutablePointer<FcFontSet>?
     private var files: [File] = []
     private var charsets: [OpaquePointer?] = []
+    /// Whether each candidate is a colour font (fontconfig's `color` property: CBDT, sbix, COLR).
+    private var colors: [Bool] = []
     private var candidatesOfScalar: [UInt32: [Int]] = [:]
+    private var colorCandidatesOfScalar: [UInt32: [Int]] = [:]
 
     init(locator: FontLocator, pattern parsed: OpaquePointer) {
         self.locator = locator
@@ -35,12 +38,25 @@ final class FontFallback {
                     path: String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), index: Int(index)
                 ))
             charsets.append(charset)
+            var color: FcBool = FcFalse
+            _ = FcPatternGetBool(font, marquee_fc_color(), 0, &color)
+            colors.append(color != FcFalse)
         }
     }
 
     deinit { if let fontSet { FcFontSetDestroy(fontSet) } }
 
     func file(_ candidate: Int) -> File { files[candidate] }
+
+    /// The colour candidates whose character set has `value`, best first.
+    func colorCandidates(containing value: UInt32) -> [Int] {
+        if let known = colorCandidatesOfScalar[value] { return known }
+        let found = charsets.indices.filter { candidate in
+            colors[candidate] && charsets[candidate].map { FcCharSetHasChar($0, value) != 0 } ?? false
+        }
+        colorCandidatesOfScalar[value] = found
+        return found
+    }
 
     /// The candidates whose character set has `value`, best first.
     func candidates(containing value: UInt32) -> [Int] {

@@ -14,6 +14,16 @@ public final class FontSet {
         return Int(min(max(size, 1), 4096).rounded())
     }
 
+    /// The face `run` draws `pattern` with at a style's `size`: fontconfig's file (and face
+    /// index, within a collection) opened by FreeType. `check-deck` opens fonts with this too, so
+    /// both accept the same fonts and refuse the others with the same words.
+    public static func face(
+        for pattern: String, size: Double, library: FreeTypeLibrary, locator: FontLocator
+    ) throws(RenderError) -> FontFace {
+        var cache: [String: FontFace] = [:]
+        return try face(library, try locator.file(for: pattern), size, &cache)
+    }
+
     /// Faces already open, by file and size, shared between roles and across style changes.
     private static func face(
         _ library: FreeTypeLibrary, _ file: (path: String, index: Int), _ size: Double,

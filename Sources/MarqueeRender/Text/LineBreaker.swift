@@ -28,7 +28,7 @@ struct LineBreaker {
         guard scalars.count > 1 else { return ([scalars.count], []) }
         _ = lineBreakTablesReady
         var breaks = [CChar](repeating: 0, count: scalars.count)
-        scalars.withUnsafeBufferPointer { text in
+        Self.withoutCrashingCharacters(scalars) { text in
             breaks.withUnsafeMutableBufferPointer {
                 set_linebreaks_utf32(text.baseAddress, text.count, nil, $0.baseAddress)
             }
@@ -46,6 +46,22 @@ struct LineBreaker {
         }
         found.append(scalars.count)
         return (found, mandatory)
+    }
+
+    /// `scalars` as libunibreak 1.1 (Debian 12's) can take them. Its class table has no entry for
+    /// regional indicators (the halves of a flag, U+1F1E6...U+1F1FF) and it uses U+FFFF as its end
+    /// marker: either aborts the process in an assertion. Regional indicators are passed as a
+    /// letter, so a flag is never broken inside (nor between two flags in a row, which a line
+    /// too narrow for them cuts between grapheme clusters), and U+FFFF as U+FFFD.
+    private static func withoutCrashingCharacters(_ scalars: [UInt32], _ body: (UnsafeBufferPointer<UInt32>) -> Void) {
+        guard scalars.contains(where: { (0x1F1E6...0x1F1FF).contains($0) || $0 == 0xFFFF }) else {
+            scalars.withUnsafeBufferPointer(body)
+            return
+        }
+        let safe = scalars.map { value -> UInt32 in
+            (0x1F1E6...0x1F1FF).contains(value) ? 0x41 : value == 0xFFFF ? 0xFFFD : value
+        }
+        safe.withUnsafeBufferPointer(body)
     }
 
     static func isSpace(_ value: UInt32) -> Bool { value == 0x20 || value == 0x09 || value == 0x3000 }

@@ -120,7 +120,8 @@ struct ShapedParagraph {
 
     /// The face number each scalar is drawn with, decided per grapheme cluster: this face when it
     /// has every visible character of the cluster, else the fallback for the cluster's first
-    /// character. Characters of no script of their own (spaces, digits, punctuation) stay with
+    /// character. A cluster shown as an emoji (a character of emoji presentation, or any followed
+    /// by U+FE0F) is drawn with a colour font when one has it. Characters of no script of their own (spaces, digits, punctuation) stay with
     /// the face before them when it has them, so a run is not cut at every space.
     private static func fontNumbers(_ scalars: [UInt32], graphemeStarts: [Bool], face: FontFace) -> [UInt16] {
         var fonts = Array(repeating: UInt16(0), count: scalars.count)
@@ -137,7 +138,16 @@ struct ShapedParagraph {
                 }
             }
             var number: UInt16 = 0
-            if previous != 0, Self.isScriptNeutral(scalars[start]), covers(previous) {
+            // (ASCII letters alone, the common case, are never emoji: no slice, no lookup.)
+            if scalars[start] >= 0xA9 || end - start > 1, Self.prefersEmojiPresentation(scalars[cluster]),
+                let colored = face.colorFaceNumber(for: scalars[start])
+            {
+                number = colored
+            } else if previous != 0, !face.face(numbered: previous).hasColor, Self.isScriptNeutral(scalars[start]),
+                covers(previous)
+            {
+                // (Not after an emoji: the colour font has digits and spaces too, but text next
+                // to an emoji stays in the style's font.)
                 number = previous
             } else if !covers(0) {
                 let borrowed = face.fallbackNumber(forMissing: scalars[start])
@@ -168,6 +178,16 @@ struct ShapedParagraph {
             }
         }
         return scripts
+    }
+
+    /// Whether a grapheme cluster is shown as a colour emoji: its first character defaults to
+    /// emoji presentation (U+1F600) or it asks for it with U+FE0F, and does not ask for text
+    /// presentation with U+FE0E. Nothing below U+00A9 is either, so ASCII text skips the lookup.
+    static func prefersEmojiPresentation(_ cluster: ArraySlice<UInt32>) -> Bool {
+        guard let first = cluster.first, first >= 0xA9 || cluster.count > 1 else { return false }
+        if cluster.contains(0xFE0E) { return false }
+        if cluster.contains(0xFE0F) { return true }
+        return Unicode.Scalar(first)?.properties.isEmojiPresentation ?? false
     }
 
     static func isScriptNeutral(_ value: UInt32) -> Bool {

@@ -3,6 +3,8 @@ import CPixman
 /// Composites laid-out text onto a pixman image: each glyph's coverage mask straight from the
 /// glyph cache, through a solid source of the text color (`pixman_image_composite32`, OVER), or,
 /// with no color, as coverage added onto an 8-bit layer (which is later composited with the color).
+/// Colour glyphs (emoji) are composited OVER in their own colours; an 8-bit layer cannot hold
+/// them, so they are left out of it and listed by `colorGlyphs` to be drawn beside it.
 enum TextPainter {
     /// The pixels a line's glyphs cover, drawn at `originX` and `baseline` as `draw` draws them.
     struct Ink {
@@ -18,10 +20,12 @@ enum TextPainter {
         }
     }
 
+    /// The box around the glyphs `draw` puts on an 8-bit layer (colour glyphs are not on it).
     static func inkBounds(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> Ink? {
         var ink: Ink?
-        forEachGlyph(line, face: face, x: originX, baseline: baseline) { mask, x, y in
-            let box = Ink(x0: x, y0: y, x1: x + mask.width, y1: y + mask.height)
+        forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
+            guard glyph.color == nil else { return }
+            let box = Ink(x0: x, y0: y, x1: x + image.width, y1: y + image.height)
             ink =
                 ink.map {
                     Ink(x0: min($0.x0, box.x0), y0: min($0.y0, box.y0), x1: max($0.x1, box.x1), y1: max($0.y1, box.y1))
@@ -30,39 +34,57 @@ enum TextPainter {
         return ink
     }
 
+    /// The line's colour glyphs, each with where its image's top-left corner goes.
+    static func colorGlyphs(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> [(
+        image: PixmanImage, x: Int, y: Int
+    )] {
+        var found: [(image: PixmanImage, x: Int, y: Int)] = []
+        forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
+            if glyph.color != nil { found.append((image, x, y)) }
+        }
+        return found
+    }
+
     static func draw(
         _ line: TextLine, face: FontFace, color: PixmanImage?, onto target: PixmanImage, x originX: Double,
         baseline: Double
     ) {
-        forEachGlyph(line, face: face, x: originX, baseline: baseline) { mask, x, y in
-            if let color {
+        forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
+            if let pixels = glyph.color {
+                // In its own colours; onto an 8-bit layer (no color) it is drawn by the caller.
+                guard color != nil else { return }
                 pixman_image_composite32(
-                    PIXMAN_OP_OVER, color.handle, mask.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
-                    Int32(mask.width), Int32(mask.height))
+                    PIXMAN_OP_OVER, pixels.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
+                    Int32(pixels.width), Int32(pixels.height))
+            } else if let color {
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, color.handle, image.handle, target.handle, 0, 0, 0, 0, Int32(x), Int32(y),
+                    Int32(image.width), Int32(image.height))
             } else {
                 // Coverage adds up (saturating) as cairo accumulates glyph masks: the same as OVER
                 // except where two glyphs overlap, and pixman has a fast path for ADD of A8 onto
                 // A8 but not for OVER, whose general path cost 5x more (callgrind, cards-1080p).
                 pixman_image_composite32(
-                    PIXMAN_OP_ADD, mask.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y), Int32(mask.width),
-                    Int32(mask.height))
+                    PIXMAN_OP_ADD, image.handle, nil, target.handle, 0, 0, 0, 0, Int32(x), Int32(y), Int32(image.width),
+                    Int32(image.height))
             }
         }
     }
 
-    /// Each glyph of the line that has pixels, with the pixel position of its mask's top-left
-    /// corner: one placement rule for drawing and for measuring.
+    /// Each glyph of the line that has pixels, with its image (mask or colour pixels) and the
+    /// pixel position of the image's top-left corner: one placement rule for drawing and for
+    /// measuring.
     private static func forEachGlyph(
         _ line: TextLine, face: FontFace, x originX: Double, baseline: Double,
-        _ body: (_ mask: PixmanImage, _ x: Int, _ y: Int) -> Void
+        _ body: (_ glyph: Glyph, _ image: PixmanImage, _ x: Int, _ y: Int) -> Void
     ) {
         let baselineY = Int(baseline.rounded())
         for placed in line.glyphs {
             // A glyph borrowed from a fallback font is rasterized by that font's face.
             let glyph = face.face(numbered: placed.font).glyph(placed.index)
-            guard let mask = glyph.mask else { continue }
+            guard let image = glyph.image else { continue }
             body(
-                mask, Int((originX + placed.x).rounded()) + glyph.bearingX,
+                glyph, image, Int((originX + placed.x).rounded()) + glyph.bearingX,
                 baselineY - Int(placed.y.rounded()) - glyph.bearingY)
         }
     }

@@ -1,0 +1,45 @@
+import MarqueeCore
+import MarqueeRender
+import MarqueeTestSupport
+import XCTest
+
+/// Cards and a header with colour emoji beside Latin text, compared with a reference PNG (the
+/// tolerance of `ImageComparison`: 4 levels per channel, 0.2 % of pixels; a mismatch writes
+/// `Goldens/emoji_cards_err.png`). Regenerate after an intended change with MARQUEE_UPDATE_GOLDENS=1.
+final class ColorEmojiGoldenTests: XCTestCase {
+    func testCardsWithEmoji() throws {
+        var deck = Deck()
+        deck.layout.insets = EdgeInsets(all: 16)
+        deck.layout.spacing = 10
+        deck.layout.cardHeight = 96
+        deck.layout.headerHeight = 36
+        deck.style.titleSize = 22
+        deck.style.bodySize = 14
+        deck.style.headerSize = 20
+        deck.style.padding = 12
+        deck.style.cornerRadius = 12
+        deck.style.background = Color(red: 0x20, green: 0x30, blue: 0x48)
+        deck.sections = [
+            Section(
+                title: "Today \u{2600}\u{FE0F}",
+                cards: [
+                    Card(
+                        id: "a", title: "Party \u{1F389} at 18:00",
+                        body: "Bring snacks \u{1F355}\u{1F369} and friends \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+                        accent: Color(hex: "#2ea05a")),
+                    Card(
+                        id: "b", title: "\u{1F600} Smile",
+                        body: "Flags \u{1F1EF}\u{1F1F5} \u{1F1EB}\u{1F1F7}, keycap 7\u{FE0F}\u{20E3}",
+                        color: Color(hex: "#ffe9b0")),
+                ])
+        ]
+        let size = PixelSize(width: 360, height: 280)
+        var scene = Scene(deck: deck, viewport: size)
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        try Renderer().render(list, deck: deck, into: buffer)
+        let outcome = try ImageComparison.compare(buffer, withReference: GoldenImageTests.goldens + "/emoji_cards.png")
+        XCTAssertTrue(outcome.matches, "emoji_cards: \(outcome)")
+    }
+}
