@@ -2,7 +2,7 @@ import Glibc
 
 // The render caches key their entries by text compared byte for byte, not by Swift's `String`
 // equality. `String` hashes and compares by canonical equivalence: a string not known to be ASCII
-// is normalized to NFC on every hash. cards-1080p-world spent three quarters of two frames
+// is normalized to NFC on every hash. cards-1080p-world spent three quarters of its slowest frame
 // rehashing the Arabic, Hebrew, Devanagari and Chinese cards of `Renderer.sightedOnce` as the set
 // grew (13.7 M of 18 M instructions, p99/p50 above 2), and every lookup of a new card normalized
 // its title and body again. Bytes are also the truer key for a picture: text in NFC and the same
