@@ -15,8 +15,10 @@ public final class Renderer {
     private let cache: CardRasterCache
     /// Text layers of cards drawn as they are (the common case).
     private let textLayers: CardRasterCache
-    /// Cards drawn once without a text layer (bounded: cleared past 4096 entries).
-    private var sightedOnce = Set<CardRasterCache.Key>()
+    /// Cards drawn once without a text layer (bounded: cleared past 4096 entries). Its room is
+    /// reserved at once: growing rehashes every key, thousands of texts in one frame.
+    private var sightedOnce = Set<CardRasterCache.Key>(minimumCapacity: sightedOnceLimit + 1)
+    private static let sightedOnceLimit = 4096
     /// Text layers made in the frame being drawn. Making a layer costs more than drawing the text
     /// glyph by glyph, so when a scroll slows down and many cards come back at once (the end of
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
@@ -75,7 +77,7 @@ public final class Renderer {
         style = newStyle
         cache.removeAll()
         textLayers.removeAll()
-        sightedOnce.removeAll()
+        sightedOnce.removeAll(keepingCapacity: true)
         backgrounds.removeAll()
         headers.removeAll()
         // Every buffer holds frames drawn in the old style.
@@ -316,7 +318,10 @@ public final class Renderer {
         if let cached = textLayers.cachedImage(for: key) {
             text = cached
         } else if sightedOnce.insert(key).inserted || layersMadeThisFrame >= Self.layersPerFrame {
-            if sightedOnce.count > 4096 { sightedOnce = [key] }
+            if sightedOnce.count > Self.sightedOnceLimit {
+                sightedOnce.removeAll(keepingCapacity: true)
+                sightedOnce.insert(key)
+            }
             rasterizer.drawText(card, width: width, height: height, onto: image, x: x, y: y)
             return
         } else {

@@ -3,7 +3,8 @@ import MarqueeRender
 
 /// Characters no installed font has, as warnings for `check-deck`: such a character is drawn as
 /// the font's .notdef box (an empty rectangle), which an author should hear about before the
-/// screen shows it. Each card is named with its path and the character as U+XXXX.
+/// screen shows it. Each card's text or section header is named with its path and the character
+/// as U+XXXX.
 public enum MissingGlyphCheck {
     public static func warnings(in deck: Deck) -> [DeckProblem] {
         let fonts: FontSet
@@ -15,37 +16,44 @@ public enum MissingGlyphCheck {
         } catch {
             return []  // FontCheck reports fonts that cannot be opened.
         }
-        var missing: [UInt32: Bool] = [:]
+        // Decided once per face and character: title, body and header faces have fallback lists
+        // of their own (a bold pattern may sort other fonts first).
+        var missing: [ObjectIdentifier: [UInt32: Bool]] = [:]
         var named: [DeckProblem] = []
         var unnamed = 0
-        for (sectionIndex, section) in deck.sections.enumerated() {
-            for (item, card) in section.cards.enumerated() {
-                for (field, text, face) in [("title", card.title, fonts.title), ("body", card.body, fonts.body)] {
-                    var absent: [Unicode.Scalar] = []
-                    for scalar in text.unicodeScalars where !absent.contains(scalar) {
-                        let lacks: Bool
-                        if let known = missing[scalar.value] {
-                            lacks = known
-                        } else {
-                            lacks = !face.canDraw(scalar)
-                            missing[scalar.value] = lacks
-                        }
-                        if lacks { absent.append(scalar) }
-                    }
-                    guard !absent.isEmpty else { continue }
-                    if named.count < TextFitCheck.namedCardLimit {
-                        let list = absent.prefix(5).map(hex).joined(separator: ", ")
-                        let more = absent.count > 5 ? " and \(absent.count - 5) more" : ""
-                        named.append(
-                            DeckProblem(
-                                path: "sections[\(sectionIndex)].cards[\(item)].\(field)",
-                                message:
-                                    "card \"\(card.id)\" has \(list)\(more), which no installed font has (drawn as an empty box)"
-                            ))
-                    } else {
-                        unnamed += 1
-                    }
+        func check(_ text: String, _ face: FontFace, path: String, owner: String) {
+            var absent: [Unicode.Scalar] = []
+            for scalar in text.unicodeScalars where !absent.contains(scalar) {
+                let lacks: Bool
+                if let known = missing[ObjectIdentifier(face), default: [:]][scalar.value] {
+                    lacks = known
+                } else {
+                    lacks = !face.canDraw(scalar)
+                    missing[ObjectIdentifier(face), default: [:]][scalar.value] = lacks
                 }
+                if lacks { absent.append(scalar) }
+            }
+            guard !absent.isEmpty else { return }
+            guard named.count < TextFitCheck.namedCardLimit else {
+                unnamed += 1
+                return
+            }
+            let list = absent.prefix(5).map(hex).joined(separator: ", ")
+            let more = absent.count > 5 ? " and \(absent.count - 5) more" : ""
+            named.append(
+                DeckProblem(
+                    path: path,
+                    message: "\(owner) has \(list)\(more), which no installed font has (drawn as an empty box)"))
+        }
+        for (sectionIndex, section) in deck.sections.enumerated() {
+            // A header is drawn too, with the header font.
+            if let title = section.title {
+                check(title, fonts.header, path: "sections[\(sectionIndex)].title", owner: "the section header")
+            }
+            for (item, card) in section.cards.enumerated() {
+                let path = "sections[\(sectionIndex)].cards[\(item)]"
+                check(card.title, fonts.title, path: path + ".title", owner: "card \"\(card.id)\"")
+                check(card.body, fonts.body, path: path + ".body", owner: "card \"\(card.id)\"")
             }
         }
         if unnamed > 0 {

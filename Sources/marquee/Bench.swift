@@ -56,11 +56,17 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print one JSON line instead of a table.")
     var json = false
 
+    @Flag(
+        name: .customLong("frame-times"),
+        help: "With --json, also list every timed frame's milliseconds in order (frame_ms), to find the slow ones.")
+    var frameTimes = false
+
     func validate() throws {
         if let size, PixelSize(parsing: size) == nil { throw ValidationError("--size must be WxH (got \"\(size)\")") }
         if let frames, !(1...100_000).contains(frames) {
             throw ValidationError("--frames must be from 1 to 100000")
         }
+        if frameTimes, !json { throw ValidationError("--frame-times needs --json") }
         if scene.edits, scrollToCard != nil {
             throw ValidationError("--scroll-to-card does not apply to \(scene.rawValue) (it does not scroll)")
         }
@@ -78,7 +84,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         for count in cardCounts {
-            let result: BenchRunner.Result
+            var result: BenchRunner.Result
             do throws(RuntimeError) {
                 result = try BenchRunner(
                     scene: scene, size: size.flatMap(PixelSize.init(parsing:)), frames: frames, cards: count,
@@ -88,6 +94,7 @@ struct Bench: ParsableCommand {
                 Log.error(error.message)
                 throw ExitCode.failure
             }
+            result.listsFrameTimes = frameTimes
             print(json ? result.jsonLine : result.table)
         }
     }

@@ -60,6 +60,9 @@ final class CLIParsingTests: XCTestCase {
         let bench = try XCTUnwrap(Marquee.parseAsRoot(["bench", "--frames", "10", "--json"]) as? Bench)
         XCTAssertEqual(bench.frames, 10)
         XCTAssertTrue(bench.json)
+        XCTAssertTrue(
+            try XCTUnwrap(Marquee.parseAsRoot(["bench", "--json", "--frame-times"]) as? Bench).frameTimes)
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--frame-times"]), "--frame-times needs --json")
         let sizes = try XCTUnwrap(
             Marquee.parseAsRoot(["bench", "--cards", "100,1000000", "--scroll-to-card", "50"]) as? Bench)
         XCTAssertEqual(sizes.cardCounts, [100, 1_000_000])

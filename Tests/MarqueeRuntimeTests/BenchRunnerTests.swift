@@ -38,6 +38,22 @@ final class BenchRunnerTests: XCTestCase {
             XCTAssertEqual(
                 try number("p50_over_copy"), result.p50 / result.frameCopyMilliseconds, accuracy: tolerance,
                 scene.rawValue)
+            XCTAssertNil(line["frame_ms"], "listed only when asked")
+        }
+    }
+
+    /// `--frame-times`: every timed frame, in order, so a slow frame can be found by its number.
+    func testFrameTimesListEveryFrameInOrder() throws {
+        var result = try BenchRunner(
+            scene: .cards1080pWorld, size: PixelSize(width: 320, height: 240), frames: 5, cards: 50
+        ).run()
+        result.listsFrameTimes = true
+        let line = try JSONParser.parse(result.jsonLine)
+        guard case .array(let listed) = try XCTUnwrap(line["frame_ms"]) else { return XCTFail("frame_ms: \(line)") }
+        XCTAssertEqual(listed.count, 5)
+        for (value, time) in zip(listed, result.frameMilliseconds) {
+            guard case .number(let number) = value else { return XCTFail("\(value)") }
+            XCTAssertEqual(number, time, accuracy: 0.0006)
         }
     }
 }

@@ -11,13 +11,15 @@ final class MissingGlyphCheckTests: XCTestCase {
                 // Every script here has a font (DejaVu, Noto): no warning.
                 Card(id: "world", title: "Gate 4 مرحبا שלום नमस्ते 你好", body: "Ünïcödé\u{200D}"),
                 Card(id: "boxes", title: "A\u{10FFFD}", body: "ok \u{10FFFC}\u{10FFFD} ok"),
-            ])
+            ]),
+            Section(title: "Notices \u{10FFFD}", cards: [Card(id: "fine", title: "Gate 4")]),
         ]
         XCTAssertEqual(
             MissingGlyphCheck.warnings(in: deck).map(\.description),
             [
                 "sections[0].cards[1].title: card \"boxes\" has U+10FFFD, which no installed font has (drawn as an empty box)",
                 "sections[0].cards[1].body: card \"boxes\" has U+10FFFC, U+10FFFD, which no installed font has (drawn as an empty box)",
+                "sections[1].title: the section header has U+10FFFD, which no installed font has (drawn as an empty box)",
             ])
     }
 }

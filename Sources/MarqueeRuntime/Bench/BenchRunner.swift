@@ -16,6 +16,9 @@ public struct BenchRunner {
         /// With `--scanout`: per scan-out path ("rotate 90 XRGB8888"), the median milliseconds of
         /// hashing and copying each frame of the scroll, and of a frame identical to the last.
         public var scanout: [(name: String, scrollingMilliseconds: Double, unchangedMilliseconds: Double)] = []
+        /// With `--frame-times`: the JSON line also lists every timed frame's milliseconds, in
+        /// order, so that a high p99 can be traced to the frames (and so the cards) that made it.
+        public var listsFrameTimes = false
 
         public var mean: Double { frameMilliseconds.reduce(0, +) / Double(frameMilliseconds.count) }
         public var p50: Double { percentile(0.5) }
@@ -43,6 +46,12 @@ public struct BenchRunner {
             json.member("p99_ms", Self.rounded(p99))
             json.member("frame_copy_ms", Self.rounded(frameCopyMilliseconds))
             json.member("p50_over_copy", Self.rounded(p50 / frameCopyMilliseconds))
+            if listsFrameTimes {
+                json.key("frame_ms")
+                json.beginArray()
+                for time in frameMilliseconds { json.value(Self.rounded(time)) }
+                json.endArray()
+            }
             if !scanout.isEmpty {
                 json.key("scanout")
                 json.beginArray()
