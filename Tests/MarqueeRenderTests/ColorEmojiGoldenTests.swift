@@ -33,13 +33,7 @@ final class ColorEmojiGoldenTests: XCTestCase {
                         color: Color(hex: "#ffe9b0")),
                 ])
         ]
-        let size = PixelSize(width: 360, height: 280)
-        var scene = Scene(deck: deck, viewport: size)
-        var list = DisplayList()
-        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
-        let buffer = PixelBuffer(width: size.width, height: size.height)
-        try Renderer().render(list, deck: deck, into: buffer)
-        let outcome = try ImageComparison.compare(buffer, withReference: GoldenImageTests.goldens + "/emoji_cards.png")
-        XCTAssertTrue(outcome.matches, "emoji_cards: \(outcome)")
+        let frame = try GoldenImageTests.render(deck, size: PixelSize(width: 360, height: 280))
+        try GoldenImageTests.assertGolden(frame, "emoji_cards")
     }
 }

@@ -41,7 +41,8 @@ final class GoldenImageTests: XCTestCase {
         return deck
     }
 
-    func render(_ deck: Deck, size: PixelSize, offset: Double) throws -> PixelBuffer {
+    /// The frame the renderer draws of `deck` at a scroll offset (shared by every golden test).
+    static func render(_ deck: Deck, size: PixelSize, offset: Double = 0) throws -> PixelBuffer {
         var scene = Scene(deck: deck, viewport: size)
         _ = scene.scroll(to: .offset(offset), duration: 0, curve: .linear, tag: 1)
         var list = DisplayList()
@@ -52,19 +53,21 @@ final class GoldenImageTests: XCTestCase {
         return buffer
     }
 
-    func assertGolden(_ buffer: PixelBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws
-    {
+    static func assertGolden(
+        _ buffer: PixelBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let path = Self.goldens + "/" + name + ".png"
         let outcome = try ImageComparison.compare(buffer, withReference: path)
         XCTAssertTrue(outcome.matches, "\(name): \(outcome)", file: file, line: line)
     }
 
     func testListTop() throws {
-        try assertGolden(try render(deck(), size: PixelSize(width: 360, height: 300), offset: 0), "list_top")
+        try Self.assertGolden(try Self.render(deck(), size: PixelSize(width: 360, height: 300), offset: 0), "list_top")
     }
 
     func testListScrolledToAFractionalOffset() throws {
-        try assertGolden(try render(deck(), size: PixelSize(width: 360, height: 300), offset: 170.5), "list_scrolled")
+        try Self.assertGolden(
+            try Self.render(deck(), size: PixelSize(width: 360, height: 300), offset: 170.5), "list_scrolled")
     }
 
     /// Keyframes by viewport position: the top card faded, shrunk, tilted and shifted; the bottom
@@ -83,7 +86,8 @@ final class GoldenImageTests: XCTestCase {
                 .init(at: 0.5, value: SIMD4(0, 0.4, 1, 0)), .init(at: 1, value: SIMD4(0, 0.4, 1, 0.6)),
             ]))
         transformed.bindings.cards = cards
-        try assertGolden(try render(transformed, size: PixelSize(width: 360, height: 300), offset: 40), "transformed")
+        try Self.assertGolden(
+            try Self.render(transformed, size: PixelSize(width: 360, height: 300), offset: 40), "transformed")
     }
 
     /// Mid-transition: card "a" deleted (falling, turned and fading on top) while a new card grows
@@ -100,14 +104,14 @@ final class GoldenImageTests: XCTestCase {
         let renderer = try Renderer()
         let buffer = PixelBuffer(width: size.width, height: size.height)
         try renderer.render(list, deck: scene.deck, into: buffer)
-        try assertGolden(buffer, "mid_transition")
+        try Self.assertGolden(buffer, "mid_transition")
     }
 
     func testGrid() throws {
         var grid = deck()
         grid.layout.kind = .grid
         grid.layout.columns = 2
-        try assertGolden(try render(grid, size: PixelSize(width: 480, height: 300), offset: 0), "grid_top")
+        try Self.assertGolden(try Self.render(grid, size: PixelSize(width: 480, height: 300), offset: 0), "grid_top")
     }
 }
 

@@ -41,16 +41,7 @@ final class WorldGoldenTests: XCTestCase {
     }
 
     func testMultilingualBoard() throws {
-        let size = PixelSize(width: 400, height: 470)
-        let deck = deck()
-        var scene = Scene(deck: deck, viewport: size)
-        var list = DisplayList()
-        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
-        let renderer = try Renderer()
-        let buffer = PixelBuffer(width: size.width, height: size.height)
-        try renderer.render(list, deck: deck, into: buffer)
-        let path = GoldenImageTests.goldens + "/world_board.png"
-        let outcome = try ImageComparison.compare(buffer, withReference: path)
-        XCTAssertTrue(outcome.matches, "world_board: \(outcome)")
+        let frame = try GoldenImageTests.render(deck(), size: PixelSize(width: 400, height: 470))
+        try GoldenImageTests.assertGolden(frame, "world_board")
     }
 }
