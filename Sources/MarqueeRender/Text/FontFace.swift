@@ -129,15 +129,7 @@ public final class FontFace {
     /// offers, decided once per character; 0 (this face, its .notdef box) when no font has it.
     func fallbackNumber(forMissing value: UInt32) -> UInt16 {
         if let number = numberOfMissingScalar[value] { return number }
-        var chosen: UInt16 = 0
-        if let fallback {
-            for candidate in fallback.candidates(containing: value) {
-                if let number = open(candidate, of: fallback) {
-                    chosen = number
-                    break
-                }
-            }
-        }
+        let chosen = fallback.flatMap { firstUsable($0.candidates(containing: value), of: $0) } ?? 0
         numberOfMissingScalar[value] = chosen
         return chosen
     }
@@ -149,17 +141,17 @@ public final class FontFace {
     func colorFaceNumber(for value: UInt32) -> UInt16? {
         if hasColor, glyphIndex(forValue: value) != 0 { return 0 }
         if let known = colorNumberOfScalar[value] { return known }
-        var chosen: UInt16?
-        if let fallback {
-            for candidate in fallback.colorCandidates(containing: value) {
-                if let number = open(candidate, of: fallback) {
-                    chosen = number
-                    break
-                }
-            }
-        }
+        let chosen = fallback.flatMap { firstUsable($0.colorCandidates(containing: value), of: $0) }
         colorNumberOfScalar[value] = chosen
         return chosen
+    }
+
+    /// The face number of the first of `candidates` that opens at this face's size.
+    private func firstUsable(_ candidates: [Int], of fallback: FontFallback) -> UInt16? {
+        for candidate in candidates {
+            if let number = open(candidate, of: fallback) { return number }
+        }
+        return nil
     }
 
     /// Opens candidate `candidate` at this face's size, once; nil when it cannot be used.
