@@ -132,7 +132,7 @@ static void *marquee_mqtt_thread(void *user) {
         }
         atomic_store(&m->connected, 0);
         if (atomic_exchange(&m->was_connected, 0)) delay = 1;
-        marquee_mqtt_log("marquee: error: mqtt: %s:%d: %s; trying again in %d s\n", m->host, m->port,
+        marquee_mqtt_log("marquee: error: mqtt: %s:%d: %s (trying again in %d s)\n", m->host, m->port,
                          rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc), delay);
         sleep((unsigned)delay);
         delay = delay * 2 > 30 ? 30 : delay * 2;

@@ -131,4 +131,42 @@ final class MQTTTests: XCTestCase, SpawnsMarquee {
         var status: Int32 = 0
         XCTAssertEqual(waitpid(marquee.pid, &status, WNOHANG), 0, "Marquee is still running")
     }
+
+    func testRepliesWhileTheBrokerIsAwayAreKeptUpToTheCapAndTheRestDropped() throws {
+        let broker = try MQTTBroker()
+        let before = try broker.subscribe(["cap/status"])
+        let marquee = try startMarquee(broker, prefix: "cap")
+        XCTAssertTrue(eventually { before.payloads(on: "cap/status").contains("online") }, broker.log)
+        // 1,500 commands held behind a short wait, so that their replies come while the broker is
+        // stopped (Marquee retries 1 s after losing it, then 2 s after that).
+        let lines = ["wait 0.3"] + Array(repeating: "scroll-by 1", count: 1500)
+        try broker.publish("cap/command", lines.joined(separator: "\n"))
+        broker.stop()
+        usleep(1_500_000)
+        try broker.start()
+        let after = try broker.subscribe(["cap/reply"])
+        let log = broker.directory + "/marquee-cap.log"
+        // What was kept is delivered once Marquee is back: the last reply kept is 1000th
+        // publication (replies and the scroll-by's events count alike).
+        XCTAssertTrue(
+            eventually(seconds: 8) { after.payloads(on: "cap/reply").count > 1 }, SessionHarness.readFile(log))
+        // Then a new command is answered again, with the seq after all 1,501.
+        try broker.publish("cap/command", "scroll-by 1")
+        XCTAssertTrue(eventually { after.payloads(on: "cap/reply").contains(#"{"seq":1502,"ok":true}"#) })
+        let seqs = json(after.payloads(on: "cap/reply")).compactMap { reply -> Double? in
+            if case .number(let seq) = reply["seq"] { return seq }
+            return nil
+        }
+        XCTAssertLessThan(seqs.count, MQTTLinkCap.value, "no more than the cap is kept: \(seqs.count)")
+        XCTAssertEqual(seqs.filter { $0 > 1000 }, [1502], "the replies after the cap was reached were dropped")
+        XCTAssertTrue(SessionHarness.readFile(log).contains("wait for the broker; more are dropped"))
+        XCTAssertTrue(SessionHarness.readFile(log).contains("were dropped while the broker was away"))
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(marquee.pid, &status, WNOHANG), 0, "Marquee is still running")
+    }
+}
+
+/// The publication cap of Marquee's MQTT link (MQTTLink.publicationCap, which is internal).
+private enum MQTTLinkCap {
+    static let value = 1000
 }
