@@ -12,6 +12,8 @@ final class MQTTBroker {
 
     let port: Int
     let directory: String
+    /// With TLS: the CA certificate that signed the broker's (for `localhost` and 127.0.0.1).
+    let caFile: String?
     private var broker: Process?
     private var others: [Process] = []
 
@@ -23,20 +25,26 @@ final class MQTTBroker {
         }
     }
 
-    init() throws {
+    init(tls: Bool = false) throws {
         try Self.requireInstalled()
         port = Self.freePort()
         directory = SessionHarness.scratch + "/broker-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(directory, 0o777)
         // Run as root, mosquitto drops to its own user, which must be able to save its database here.
         chmod(directory, 0o777)
-        let config = """
+        var config = """
             listener \(port) 127.0.0.1
             allow_anonymous true
             persistence true
             persistence_location \(directory)/
 
             """
+        if tls {
+            caFile = try Self.makeCertificates(in: directory)
+            config += "cafile \(directory)/ca.pem\ncertfile \(directory)/server.pem\nkeyfile \(directory)/server.key\n"
+        } else {
+            caFile = nil
+        }
         _ = FileManager.default.createFile(atPath: directory + "/mosquitto.conf", contents: Data(config.utf8))
         try start()
     }
@@ -71,9 +79,48 @@ final class MQTTBroker {
 
     var log: String { (try? String(contentsOfFile: directory + "/broker.log", encoding: .utf8)) ?? "" }
 
+    /// How mosquitto_pub and mosquitto_sub reach this broker.
+    private var clientArguments: [String] {
+        guard let caFile else { return ["-h", "127.0.0.1", "-p", "\(port)"] }
+        return ["-h", "localhost", "-p", "\(port)", "--cafile", caFile]
+    }
+
+    /// A CA and a broker certificate it signed, for `localhost` and 127.0.0.1, made with openssl;
+    /// returns the CA file.
+    private static func makeCertificates(in directory: String) throws -> String {
+        let openssl = "/usr/bin/openssl"
+        guard access(openssl, X_OK) == 0 else { throw XCTSkip("\(openssl) is not installed") }
+        let steps = [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Marquee test CA",
+                "-keyout",
+                "ca.key", "-out", "ca.pem",
+            ],
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "server.key", "-out",
+                "server.csr",
+            ],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days",
+                "2",
+                "-extfile", "san.cnf", "-out", "server.pem",
+            ],
+        ]
+        _ = FileManager.default.createFile(
+            atPath: directory + "/san.cnf", contents: Data("subjectAltName=DNS:localhost,IP:127.0.0.1\n".utf8))
+        for step in steps {
+            let process = try launch(openssl, step, output: directory + "/openssl.log", in: directory)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw XCTSkip("openssl \(step[0]) failed") }
+        }
+        // The broker reads its key after dropping to its own user.
+        chmod(directory + "/server.key", 0o644)
+        return directory + "/ca.pem"
+    }
+
     /// Publishes `message` (or a file's bytes) at QoS 1 and waits for the broker's acknowledgement.
     func publish(_ topic: String, _ message: String? = nil, file: String? = nil) throws {
-        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic]
+        var arguments = clientArguments + ["-q", "1", "-t", topic]
         arguments += file.map { ["-f", $0] } ?? ["-m", message ?? ""]
         let process = try Self.launch(Self.publisher, arguments, output: "/dev/null")
         process.waitUntilExit()
@@ -83,7 +130,7 @@ final class MQTTBroker {
     /// A subscriber that writes `TOPIC PAYLOAD` lines to a file until the test ends.
     func subscribe(_ topics: [String]) throws -> Subscription {
         let path = directory + "/sub-\(UInt32.random(in: 0...UInt32.max)).txt"
-        let arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-v"] + topics.flatMap { ["-t", $0] }
+        let arguments = clientArguments + ["-q", "1", "-v"] + topics.flatMap { ["-t", $0] }
         others.append(try Self.launch(Self.subscriber, arguments, output: path))
         return Subscription(path: path)
     }
@@ -91,16 +138,21 @@ final class MQTTBroker {
     /// The retained message on `topic` now, as a new subscriber sees it (nil when there is none).
     func retained(_ topic: String) throws -> String? {
         let path = directory + "/retained-\(UInt32.random(in: 0...UInt32.max)).txt"
-        let arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "1", "-W", "2", "--retained-only"]
+        let arguments = clientArguments + ["-t", topic, "-C", "1", "-W", "2", "--retained-only"]
         let process = try Self.launch(Self.subscriber, arguments, output: path)
         process.waitUntilExit()
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.isEmpty ? nil : text.trimmingCharacters(in: .newlines)
     }
 
-    private static func launch(_ program: String, _ arguments: [String], output: String) throws -> Process {
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
+    private static func launch(_ program: String, _ arguments: [String], output: String, in directory: String? = nil)
+        throws -> Process
+    {
+        if !FileManager.default.fileExists(atPath: output) {
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+        }
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         let handle = FileHandle(forWritingAtPath: output)

@@ -19,13 +19,12 @@ final class MQTTTests: XCTestCase, SpawnsMarquee {
     }
 
     /// Starts Marquee on the software backend, connected to `broker` under `prefix`.
-    private func startMarquee(_ broker: MQTTBroker, prefix: String, extra: [String] = []) throws -> Running {
+    func startMarquee(
+        _ broker: MQTTBroker, prefix: String, url: String? = nil, extra: [String] = []
+    ) throws -> Running {
+        let url = url ?? "mqtt://127.0.0.1:\(broker.port)"
         let marquee = try start(
-            [
-                "run", "--backend", "software", "--realtime", "--mqtt", "mqtt://127.0.0.1:\(broker.port)",
-                "--mqtt-topic",
-                prefix,
-            ] + extra,
+            ["run", "--backend", "software", "--realtime", "--mqtt", url, "--mqtt-topic", prefix] + extra,
             stderrPath: broker.directory + "/marquee-\(prefix.replacingOccurrences(of: "/", with: "-")).log")
         running.append(marquee)
         return marquee
@@ -163,6 +162,29 @@ final class MQTTTests: XCTestCase, SpawnsMarquee {
         XCTAssertTrue(SessionHarness.readFile(log).contains("were dropped while the broker was away"))
         var status: Int32 = 0
         XCTAssertEqual(waitpid(marquee.pid, &status, WNOHANG), 0, "Marquee is still running")
+    }
+}
+
+extension MQTTTests {
+    func testTLSWithTheBrokersCAAndARefusalWithAnotherCA() throws {
+        let broker = try MQTTBroker(tls: true)
+        let caFile = try XCTUnwrap(broker.caFile)
+        let watcher = try broker.subscribe(["tls/#"])
+        _ = try startMarquee(
+            broker, prefix: "tls", url: "mqtts://localhost:\(broker.port)", extra: ["--mqtt-ca", caFile])
+        // Another "CA": the broker's own certificate, which signed nothing, so the handshake fails.
+        let stranger = try startMarquee(
+            broker, prefix: "stranger", url: "mqtts://localhost:\(broker.port)",
+            extra: ["--mqtt-ca", broker.directory + "/server.pem"])
+        XCTAssertTrue(eventually { watcher.payloads(on: "tls/status").contains("online") }, broker.log)
+        try broker.publish("tls/command", "scroll-to end")
+        XCTAssertTrue(eventually { watcher.payloads(on: "tls/reply") == [#"{"seq":1,"ok":true}"#] })
+        let strangerLog = broker.directory + "/marquee-stranger.log"
+        XCTAssertTrue(
+            eventually { SessionHarness.readFile(strangerLog).contains("TLS") }, SessionHarness.readFile(strangerLog))
+        XCTAssertTrue(watcher.payloads(on: "stranger/status").isEmpty)
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(stranger.pid, &status, WNOHANG), 0, "a refused handshake does not end Marquee")
     }
 }
 
