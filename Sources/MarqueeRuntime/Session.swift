@@ -22,6 +22,8 @@ public final class Session {
     private let trace: TraceWriter?
     let signals: SignalDescriptor
     private let controlSocket: ControlSocket?
+    /// `--mqtt`: the broker link, whose messages are one more command source.
+    private let mqtt: MQTTLink?
     let paths: PathPolicy
     var json = JSONWriter()
 
@@ -78,6 +80,14 @@ public final class Session {
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
         loader = try DeckLoader()
+        mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
+        if let mqtt {
+            sources.append(
+                CommandSource(
+                    name: "mqtt", input: mqtt.commandDescriptor,
+                    output: OutputQueue(publisher: { [unowned mqtt] line, event in mqtt.publish(line, event: event) }),
+                    isClient: false))
+        }
         // A reader that goes away must not kill a kiosk: writes then fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -92,6 +102,7 @@ public final class Session {
             backend.restore()
             // A script's last replies must reach its reader, but a signal still ends Marquee.
             if !signalled { drainStandardOutput() }
+            mqtt?.finish()
         }
         if options.appearAtStart {
             scene.appear(stagger: 0.08)
@@ -106,8 +117,10 @@ public final class Session {
                 link.advanceIdle(to: deadline)
                 continue
             }
-            // The software backend ends with its input, unless a control socket keeps it serving.
-            let endsWithInput = (backend.name == "software" && controlSocket == nil) || options.exitOnEndOfInput
+            // The software backend ends with its input, unless a control socket or a broker keeps
+            // it serving.
+            let endsWithInput =
+                (backend.name == "software" && controlSocket == nil && mqtt == nil) || options.exitOnEndOfInput
             if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
             signalled = try waitForEvents()
             if let time = try dispatchFrame() { try renderFrame(time) }
@@ -291,7 +304,7 @@ public final class Session {
             }
             json.reset()
             Messages.finished(event, seq: owner.seq, into: &json)
-            owner.source.output.writeLine(json.bytes)
+            owner.source.output.writeLine(json.bytes, event: true)
         }
     }
 
@@ -302,7 +315,7 @@ public final class Session {
         local.tag = owner.seq
         json.reset()
         Messages.scrollFinished(local, into: &json)
-        owner.source.output.writeLine(json.bytes)
+        owner.source.output.writeLine(json.bytes, event: true)
     }
 
     /// A session-wide tag for `seq` of `source` (scene tags must not collide across sources).
