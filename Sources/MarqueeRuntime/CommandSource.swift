@@ -71,9 +71,34 @@ final class CommandSource {
             queueHead = 0
             return nil
         }
+        let entry = queue[queueHead]
         queueHead += 1
-        return queue[queueHead - 1]
+        dropConsumedEntries()
+        return entry
     }
+
+    /// Frees the entries already carried out. The queue is consumed from `queueHead`; when a feed
+    /// writes faster than `wait` commands let the queue drain, it is never empty when `next` is
+    /// called, so without this the consumed entries piled up for good (the soak's slow RSS climb:
+    /// 26 MB of queue after 100,000 commands).
+    private func dropConsumedEntries() {
+        if queueHead == queue.count {
+            // A burst's capacity is kept only while it is small.
+            queue.removeAll(keepingCapacity: queue.capacity <= Self.keptCapacity)
+            queueHead = 0
+        } else if queueHead >= Self.keptCapacity / 4, queueHead * 2 >= queue.count {
+            // At least as many consumed entries as pending ones: moving the pending ones is paid
+            // for by the consumed ones, so each entry is moved a constant number of times.
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+    }
+
+    static let keptCapacity = 8192
+
+    /// Entries held in memory, carried out or not: bounded by twice the pending ones (plus a
+    /// constant) whatever the pattern of reads and holds.
+    var storedCount: Int { queue.count }
 
     func reply(ok seq: Int, json: inout JSONWriter) {
         json.reset()
