@@ -32,24 +32,28 @@ public enum Messages {
         return "\(head) \(String(Substring(message.unicodeScalars.suffix(keep))))"
     }
 
-    /// `{"event":"scroll-finished","seq":N,"offset":X,"interrupted":false}`: `seq` is the command
-    /// that started the scroll; `interrupted` is true when a newer scroll or a new deck replaced it
-    /// before it arrived.
-    public static func scrollFinished(_ event: ScrollFinished, into writer: inout JSONWriter) {
+    /// `{"event":"scroll-finished","seq":N,"offset":X,"interrupted":false,"presented":T}`: `seq` is
+    /// the command that started the scroll; `interrupted` is true when a newer scroll or a new deck
+    /// replaced it before it arrived; `presented` is the display-link time (seconds) of the first
+    /// frame that showed it, null for a scroll replaced before any frame did.
+    public static func scrollFinished(_ event: ScrollFinished, presented: Double?, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("event", "scroll-finished")
         writer.member("seq", event.tag)
         writer.member("offset", event.offset)
         writer.member("interrupted", event.interrupted)
+        if let presented { writer.member("presented", presented) } else { writer.member("presented", JSONValue.null) }
         writer.endObject()
     }
 
-    /// `{"event":"batch-finished","seq":N}` (N: the `commit`) and likewise `appear-finished`
-    /// (N: the `appear`): every animation the command started has ended.
-    public static func finished(_ event: String, seq: Int, into writer: inout JSONWriter) {
+    /// `{"event":"batch-finished","seq":N,"presented":T}` (N: the `commit`) and likewise
+    /// `appear-finished` (N: the `appear`): every animation the command started has ended; T is
+    /// the display-link time of the first frame that showed them.
+    public static func finished(_ event: String, seq: Int, presented: Double, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("event", event)
         writer.member("seq", seq)
+        writer.member("presented", presented)
         writer.endObject()
     }
 }

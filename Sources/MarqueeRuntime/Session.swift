@@ -48,6 +48,11 @@ public final class Session {
     /// Scene tags are session-wide; each belongs to one source's command.
     var tagOwners: [Int: (source: CommandSource, seq: Int)] = [:]
     var nextTag = 1
+    /// Tags made since the last frame: the next frame is the first to show their change.
+    private var tagsAwaitingFrame: [Int] = []
+    /// When each tagged change was first shown: the display-link target time of its first
+    /// frame, reported as `presented` in the event that ends it.
+    private var presentedAt: [Int: Double] = [:]
     /// Tags whose end is reported as an event, and that event's name.
     var tagEvents: [Int: String] = [:]
     private var finishedTags: [Int] = []
@@ -297,24 +302,30 @@ public final class Session {
             frame: frameNumber, timestamp: time.timestamp - origin, target: time.targetTimestamp - origin,
             list: displayList, deck: scene.deck)
         frameNumber += 1
+        // Everything commanded since the last frame is in this one. An animation's first frame
+        // draws it at progress 0, so this is when it began on screen.
+        for tag in tagsAwaitingFrame where tagOwners[tag] != nil { presentedAt[tag] = time.targetTimestamp }
+        tagsAwaitingFrame.removeAll(keepingCapacity: true)
         if let finished { emit(finished) }
         for tag in finishedTags {
+            let presented = presentedAt.removeValue(forKey: tag)
             guard let event = tagEvents.removeValue(forKey: tag), let owner = tagOwners.removeValue(forKey: tag) else {
                 continue
             }
             json.reset()
-            Messages.finished(event, seq: owner.seq, into: &json)
+            Messages.finished(event, seq: owner.seq, presented: presented ?? time.targetTimestamp, into: &json)
             owner.source.output.writeLine(json.bytes, event: true)
         }
     }
 
     /// Reports a scroll's end to the source whose command started it, with that source's seq.
     func emit(_ event: ScrollFinished) {
+        let presented = presentedAt.removeValue(forKey: event.tag)
         guard let owner = tagOwners.removeValue(forKey: event.tag) else { return }
         var local = event
         local.tag = owner.seq
         json.reset()
-        Messages.scrollFinished(local, into: &json)
+        Messages.scrollFinished(local, presented: presented, into: &json)
         owner.source.output.writeLine(json.bytes, event: true)
     }
 
@@ -323,6 +334,7 @@ public final class Session {
         let tag = nextTag
         nextTag += 1
         tagOwners[tag] = (source, seq)
+        tagsAwaitingFrame.append(tag)
         return tag
     }
 

@@ -56,7 +56,17 @@ final class CommandParserTests: XCTestCase {
         Messages.error(seq: 4, message: "bad \"x\"", into: &writer)
         XCTAssertEqual(writer.string, #"{"seq":4,"ok":false,"error":"bad \"x\""}"#)
         writer.reset()
-        Messages.scrollFinished(ScrollFinished(tag: 1, offset: 5321.5, interrupted: false), into: &writer)
-        XCTAssertEqual(writer.string, #"{"event":"scroll-finished","seq":1,"offset":5321.5,"interrupted":false}"#)
+        Messages.scrollFinished(
+            ScrollFinished(tag: 1, offset: 5321.5, interrupted: false), presented: 1234.5, into: &writer)
+        XCTAssertEqual(
+            writer.string,
+            #"{"event":"scroll-finished","seq":1,"offset":5321.5,"interrupted":false,"presented":1234.5}"#)
+        writer.reset()
+        Messages.scrollFinished(ScrollFinished(tag: 2, offset: 0, interrupted: true), presented: nil, into: &writer)
+        XCTAssertEqual(
+            writer.string, #"{"event":"scroll-finished","seq":2,"offset":0,"interrupted":true,"presented":null}"#)
+        writer.reset()
+        Messages.finished("batch-finished", seq: 5, presented: 2.25, into: &writer)
+        XCTAssertEqual(writer.string, #"{"event":"batch-finished","seq":5,"presented":2.25}"#)
     }
 }
