@@ -32,6 +32,7 @@ let package = Package(
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
         systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: "libunibreak-dev"),
+        systemLibrary("CSDL2", pkgConfig: "sdl2", apt: "libsdl2-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -42,7 +43,7 @@ let package = Package(
                 "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
             ]
         ),
-        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux"]),
+        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",

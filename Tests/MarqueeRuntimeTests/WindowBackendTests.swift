@@ -1,0 +1,96 @@
+import Glibc
+import MarqueeCore
+import MarqueeRender
+import XCTest
+
+/// `--backend window` on a real X server (Xvfb): the window shows the software backend's frames
+/// pixel for pixel, an idle window costs next to no CPU, and without a display it is a clear error.
+final class WindowBackendTests: XCTestCase, SpawnsMarquee {
+    let deck: String = {
+        let tests = #filePath
+        return tests.components(separatedBy: "/Tests/").first! + "/docs/examples/departures.json"
+    }()
+    let title = "marquee: departures.json"
+
+    /// Runs marquee with DISPLAY (and only it) naming `display`, or with no display at all.
+    private func startWindow(display: String?, _ arguments: [String], log: String) throws -> Running {
+        let names = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"]
+        let saved: [(String, String?)] = names.map { name in (name, getenv(name).map { String(cString: $0) }) }
+        defer {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        for (name, _) in saved { unsetenv(name) }
+        if let display { setenv("DISPLAY", display, 1) }
+        return try start(["run", "--backend", "window"] + arguments, stderrPath: log)
+    }
+
+    func testTheWindowShowsExactlyTheSoftwareBackendsFrame() throws {
+        let display = try VirtualDisplay()
+        let name = SessionHarness.scratch + "/window-\(UInt32.random(in: 0...UInt32.max))"
+        let script = "scroll-to 3 duration=0\nwait idle\n"
+        let window = try startWindow(
+            display: display.name, ["--size", "640x360", "--deck", deck], log: name + ".log")
+        defer {
+            close(window.input)
+            close(window.output)
+        }
+        send(window, script)
+        let replies = read(window, until: #""seq":2"#)
+        XCTAssertTrue(
+            replies.contains(#"{"seq":2,"ok":true}"#), "\(replies); \(SessionHarness.readFile(name + ".log"))")
+        let shown = try XWDImage.decode(display.captureWindow(named: title, to: name + ".xwd"))
+
+        let software = try start(["run", "--backend", "software", "--size", "640x360", "--deck", deck])
+        send(software, script + "snapshot \(name)-software.png\nquit\n")
+        _ = read(software, until: #""seq":4"#)
+        XCTAssertEqual(exitStatus(software), 0)
+        close(software.input)
+        close(software.output)
+        let expected = try PNGFile.read(name + "-software.png")
+
+        // Exact: the frame is uploaded as XRGB8888 and drawn unscaled with nearest sampling.
+        let (difference, _) = ImageDifference.measure(shown, against: expected, tolerance: 0)
+        if difference.mismatchedPixels != 0 || !difference.sameSize {
+            try PNGFile.write(shown, to: name + "-window.png")
+        }
+        XCTAssertTrue(difference.sameSize, "window \(shown.width)x\(shown.height), expected 640x360")
+        XCTAssertEqual(difference.mismatchedPixels, 0, "see \(name)-window.png against \(name)-software.png")
+
+        // Idle: nothing animates, so the loop only wakes to look at the window's events.
+        let before = cpuSeconds(window)
+        usleep(1_000_000)
+        let idle = cpuSeconds(window) - before
+        XCTAssertLessThan(idle, 0.1, "an idle window used \(idle) s of CPU in 1 s")
+
+        send(window, "quit\n")
+        XCTAssertEqual(exitStatus(window), 0)
+    }
+
+    func testWithoutADisplayItIsAOneLineErrorAndExitOne() throws {
+        let log = SessionHarness.scratch + "/window-none-\(UInt32.random(in: 0...UInt32.max)).log"
+        let running = try startWindow(display: nil, ["--deck", deck], log: log)
+        close(running.input)
+        close(running.output)
+        XCTAssertEqual(exitStatus(running), 1)
+        let lines = SessionHarness.readFile(log).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("needs a desktop session") == true, "\(lines)")
+    }
+
+    func testAutoNeverOpensAWindow() throws {
+        let display = try VirtualDisplay()
+        let log = SessionHarness.scratch + "/window-auto-\(UInt32.random(in: 0...UInt32.max)).log"
+        let saved = getenv("DISPLAY").map { String(cString: $0) }
+        setenv("DISPLAY", display.name, 1)
+        defer { if let saved { setenv("DISPLAY", saved, 1) } else { unsetenv("DISPLAY") } }
+        let running = try start(["run", "--backend", "auto", "--deck", deck], stderrPath: log)
+        close(running.input)
+        close(running.output)
+        XCTAssertEqual(exitStatus(running), 0)
+        let text = SessionHarness.readFile(log)
+        XCTAssertTrue(text.contains("backend auto: using software"), text)
+        XCTAssertFalse(text.contains("window:"), text)
+    }
+}
