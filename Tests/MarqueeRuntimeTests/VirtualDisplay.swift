@@ -65,6 +65,25 @@ final class VirtualDisplay {
         return Self.readBytes(path)
     }
 
+    /// Focuses the named window and presses `keys` there (xdotool, through the XTEST extension,
+    /// as a keyboard would); skips the test when xdotool is not installed.
+    func press(_ keys: [String], inWindowNamed title: String) throws {
+        let tool = "/usr/bin/xdotool"
+        guard access(tool, X_OK) == 0 else { throw XCTSkip("xdotool is not installed (tools/install-dependencies)") }
+        let words =
+            [tool, "search", "--sync", "--name", "^\(title)$", "windowfocus", "--sync", "key", "--delay", "50"] + keys
+        var pid: pid_t = 0
+        let argv = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let variables: [String] = ["DISPLAY=\(name)"]
+        var environment = variables.map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
+        guard posix_spawn(&pid, tool, nil, nil, argv, &environment) == 0 else { throw XCTSkip("cannot run xdotool") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        XCTAssertEqual(status, 0, "xdotool \(keys) failed")
+    }
+
     static func readBytes(_ path: String) -> [UInt8] {
         guard let file = fopen(path, "r") else { return [] }
         defer { fclose(file) }

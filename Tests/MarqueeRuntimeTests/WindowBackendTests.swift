@@ -68,6 +68,52 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(exitStatus(window), 0)
     }
 
+    func testKeysScrollSnapshotAndQuit() throws {
+        let display = try VirtualDisplay()
+        let directory = SessionHarness.scratch + "/window-keys-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(directory, 0o755)
+        let trace = directory + "/trace.jsonl"
+        // `s` writes into the current directory, which the child inherits from this process.
+        var saved = [CChar](repeating: 0, count: 4096)
+        getcwd(&saved, saved.count)
+        chdir(directory)
+        let started = Result {
+            try startWindow(
+                display: display.name, ["--size", "640x360", "--deck", deck, "--trace", trace],
+                log: directory + "/err.log")
+        }
+        chdir(saved)
+        let window = try started.get()
+        defer {
+            close(window.input)
+            close(window.output)
+        }
+        func offset() -> Double? {
+            let last = SessionHarness.readFile(trace).split(separator: "\n").last ?? ""
+            return last.firstMatch(of: /"offset":\[0,([0-9.]+)\]/).flatMap { Double($0.1) }
+        }
+        XCTAssertTrue(eventually(seconds: 3) { offset() == 0 })
+        try display.press(["Down"], inWindowNamed: title)
+        // Where `scroll-to 1` puts card 1: past the section's header row and card 0, each with the
+        // spacing after it (52 + 14 + 124 + 14).
+        XCTAssertTrue(eventually(seconds: 3) { offset() == 204 }, "Down: offset \(offset() ?? -1)")
+        try display.press(["End"], inWindowNamed: title)
+        XCTAssertTrue(eventually(seconds: 3) { (offset() ?? 0) > 500 }, "End: offset \(offset() ?? -1)")
+        let end = offset()
+        try display.press(["Page_Up"], inWindowNamed: title)
+        XCTAssertTrue(eventually(seconds: 3) { offset() == end.map { $0 - 360 } }, "Page Up: offset \(offset() ?? -1)")
+        try display.press(["Home"], inWindowNamed: title)
+        XCTAssertTrue(eventually(seconds: 3) { offset() == 0 }, "Home: offset \(offset() ?? -1)")
+        try display.press(["s"], inWindowNamed: title)
+        XCTAssertTrue(eventually(seconds: 3) { access(directory + "/marquee-snapshot-1.png", F_OK) == 0 })
+        XCTAssertTrue(
+            eventually(seconds: 3) {
+                SessionHarness.readFile(directory + "/err.log").contains("wrote marquee-snapshot-1.png")
+            })
+        try display.press(["q"], inWindowNamed: title)
+        XCTAssertEqual(exitStatus(window), 0)
+    }
+
     func testWithoutADisplayItIsAOneLineErrorAndExitOne() throws {
         let log = SessionHarness.scratch + "/window-none-\(UInt32.random(in: 0...UInt32.max)).log"
         let running = try startWindow(display: nil, ["--deck", deck], log: log)
