@@ -56,6 +56,10 @@ public final class Session {
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
         self.options = options
+        // Watching starts before the first read, so a save made while the display opens is seen.
+        watcher =
+            options.watchDeck
+            ? try options.deckPath.map { path throws(RuntimeError) in try DeckWatcher(path: path) } : nil
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
         // Fonts first: a missing font must not cost the display a modeset and a restore.
@@ -81,9 +85,6 @@ public final class Session {
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
         loader = try DeckLoader()
-        watcher =
-            options.watchDeck
-            ? try options.deckPath.map { path throws(RuntimeError) in try DeckWatcher(path: path) } : nil
         // A reader that goes away must not kill a kiosk: writes then fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
     }

@@ -68,10 +68,20 @@ final class VirtualDisplay {
     /// Focuses the named window and presses `keys` there (xdotool, through the XTEST extension,
     /// as a keyboard would); skips the test when xdotool is not installed.
     func press(_ keys: [String], inWindowNamed title: String) throws {
+        let status = try xdotool(
+            ["search", "--sync", "--name", "^\(title)$", "windowfocus", "--sync", "key", "--delay", "50"] + keys)
+        XCTAssertEqual(status, 0, "xdotool \(keys) failed")
+    }
+
+    /// Whether a window's title matches the regular expression `pattern` now.
+    func hasWindow(titled pattern: String) throws -> Bool {
+        try xdotool(["search", "--name", pattern]) == 0
+    }
+
+    private func xdotool(_ arguments: [String]) throws -> Int32 {
         let tool = "/usr/bin/xdotool"
         guard access(tool, X_OK) == 0 else { throw XCTSkip("xdotool is not installed (tools/install-dependencies)") }
-        let words =
-            [tool, "search", "--sync", "--name", "^\(title)$", "windowfocus", "--sync", "key", "--delay", "50"] + keys
+        let words = [tool] + arguments
         var pid: pid_t = 0
         let argv = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -81,7 +91,7 @@ final class VirtualDisplay {
         guard posix_spawn(&pid, tool, nil, nil, argv, &environment) == 0 else { throw XCTSkip("cannot run xdotool") }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        XCTAssertEqual(status, 0, "xdotool \(keys) failed")
+        return status
     }
 
     static func readBytes(_ path: String) -> [UInt8] {

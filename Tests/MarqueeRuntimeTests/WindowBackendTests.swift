@@ -37,7 +37,7 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
             close(window.output)
         }
         send(window, script)
-        let replies = read(window, until: #""seq":2"#)
+        let replies = read(window, until: #""seq":2"#, seconds: 20)
         XCTAssertTrue(
             replies.contains(#"{"seq":2,"ok":true}"#), "\(replies); \(SessionHarness.readFile(name + ".log"))")
         let shown = try XWDImage.decode(display.captureWindow(named: title, to: name + ".xwd"))
@@ -92,7 +92,7 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
             let last = SessionHarness.readFile(trace).split(separator: "\n").last ?? ""
             return last.firstMatch(of: /"offset":\[0,([0-9.]+)\]/).flatMap { Double($0.1) }
         }
-        XCTAssertTrue(eventually(seconds: 3) { offset() == 0 })
+        XCTAssertTrue(eventually(seconds: 20) { offset() == 0 }, "started")  // a slow start is no failure
         try display.press(["Down"], inWindowNamed: title)
         // Where `scroll-to 1` puts card 1: past the section's header row and card 0, each with the
         // spacing after it (52 + 14 + 124 + 14).
@@ -111,6 +111,34 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
                 SessionHarness.readFile(directory + "/err.log").contains("wrote marquee-snapshot-1.png")
             })
         try display.press(["q"], inWindowNamed: title)
+        XCTAssertEqual(exitStatus(window), 0)
+    }
+
+    func testABrokenSaveIsNamedInTheTitleUntilAGoodOne() throws {
+        let display = try VirtualDisplay()
+        let directory = SessionHarness.scratch + "/window-watch-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(directory, 0o755)
+        let path = directory + "/board.json"
+        SessionHarness.writeFile(path, #"{"sections": [{"cards": [{"id": "a"}]}]}"#)
+        let window = try startWindow(
+            display: display.name, ["--size", "320x200", "--deck", path, "--watch"], log: directory + "/err.log")
+        defer {
+            close(window.input)
+            close(window.output)
+        }
+        // Starting (Xvfb, then SDL and its GL renderer) may be slow on a loaded machine; only the
+        // reloads below are held to a few seconds.
+        XCTAssertTrue(eventually(seconds: 20) { SessionHarness.readFile(directory + "/err.log").contains("window:") })
+        XCTAssertTrue(eventually(seconds: 3) { (try? display.hasWindow(titled: "^marquee: board.json$")) == true })
+        SessionHarness.writeFile(path, "{ broken")
+        XCTAssertTrue(
+            eventually(seconds: 3) {
+                (try? display.hasWindow(titled: "^marquee: board.json - deck .* is invalid")) == true
+            })
+        XCTAssertTrue(SessionHarness.readFile(directory + "/err.log").contains("watch: kept the current deck"))
+        SessionHarness.writeFile(path, #"{"sections": [{"cards": [{"id": "b"}]}]}"#)
+        XCTAssertTrue(eventually(seconds: 3) { (try? display.hasWindow(titled: "^marquee: board.json$")) == true })
+        send(window, "quit\n")
         XCTAssertEqual(exitStatus(window), 0)
     }
 

@@ -35,6 +35,17 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
             throw DisplayError(.backendUnavailable, "--backend window: cannot open a window: \(Self.sdlError)")
         }
+        // When X11 and Wayland both fail, SDL falls through to drivers that show nothing on a
+        // desktop (offscreen) or take over the console (KMSDRM). Only a driver asked for by name
+        // in SDL_VIDEODRIVER may be one of those.
+        let driver = String(cString: SDL_GetCurrentVideoDriver())
+        guard ["x11", "wayland"].contains(driver) || getenv("SDL_VIDEODRIVER") != nil else {
+            SDL_Quit()
+            throw DisplayError(
+                .backendUnavailable,
+                "--backend window: cannot connect to the desktop's display (DISPLAY or WAYLAND_DISPLAY is set, but neither X11 nor Wayland answered)"
+            )
+        }
         self.size = size
         baseTitle = title
         var mode = SDL_DisplayMode()
@@ -89,9 +100,9 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
         self.texture = texture
         buffer = PixelBuffer(width: size.width, height: size.height)
         link = WindowDisplayLink(refreshRate: refresh, vsyncReported: vsync)
-        let driver = info.name.map { String(cString: $0) } ?? "?"
+        let renderName = info.name.map { String(cString: $0) } ?? "?"
         log(
-            "window: \(size.width)x\(size.height)\(scaled ? " shown at \(windowWidth)x\(windowHeight)" : ""), \(String(cString: SDL_GetCurrentVideoDriver())), renderer \(driver)\(vsync ? " with vsync" : ""), \(Int(refresh)) Hz"
+            "window: \(size.width)x\(size.height)\(scaled ? " shown at \(windowWidth)x\(windowHeight)" : ""), \(driver), renderer \(renderName)\(vsync ? " with vsync" : ""), \(Int(refresh)) Hz"
         )
     }
 
@@ -177,7 +188,7 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
     }
 
     public func showProblem(_ message: String?) {
-        let title = message.map { "\(baseTitle) — \($0)" } ?? baseTitle
+        let title = message.map { "\(baseTitle) - \($0)" } ?? baseTitle
         SDL_SetWindowTitle(window, title)
     }
 }
