@@ -36,9 +36,12 @@ struct Run: ParsableCommand {
               marquee run --backend fbdev --device /dev/fb1 --rotate 90 --deck menu.json
               marquee run --backend window --deck board.json --watch
 
-            The window (--backend window, a preview on the desktop): Up and Down scroll by a card,
-            Page Up and Page Down by a screen, Home and End to the start and end, s writes
-            marquee-snapshot-N.png in the current directory, q, Escape or closing the window quits.
+            Keys in the window (--backend window, a preview on the desktop):
+              Up, Down              scroll by one card
+              Page Up, Page Down    scroll by one screen
+              Home, End             go to the start, the end
+              s                     write marquee-snapshot-N.png in the current directory
+              q, Escape             quit (as closing the window does)
             """
     )
 

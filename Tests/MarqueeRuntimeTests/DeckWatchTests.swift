@@ -31,12 +31,15 @@ final class DeckWatchTests: XCTestCase, SpawnsMarquee {
         send(running, "scroll-to 10 duration=0\nwait idle\n")
         XCTAssertTrue(read(running, until: #""seq":2"#).contains(#"{"seq":2,"ok":true}"#))
         func lastFrame() -> String { String(SessionHarness.readFile(trace).split(separator: "\n").last ?? "") }
-        let offset = lastFrame().firstMatch(of: /"offset":\[([0-9.,]+)\]/)?.1
-        XCTAssertNotNil(offset)
+        // The trace is flushed just after the replies, so the frame may land a moment later.
+        func offset() -> Substring? { lastFrame().firstMatch(of: /"offset":\[([0-9.,]+)\]/)?.1 }
+        XCTAssertTrue(eventually(seconds: 3) { lastFrame().contains(#""id":"old10""#) }, lastFrame())
+        let scrolled = offset()
+        XCTAssertNotNil(scrolled)
 
         save(deck("new"), to: path)
         XCTAssertTrue(eventually(seconds: 3) { lastFrame().contains(#""id":"new10""#) }, lastFrame())
-        XCTAssertEqual(lastFrame().firstMatch(of: /"offset":\[([0-9.,]+)\]/)?.1, offset, "the scroll offset is kept")
+        XCTAssertEqual(offset(), scrolled, "the scroll offset is kept")
         XCTAssertFalse(lastFrame().contains(#""id":"new0""#), "still scrolled, not back at the start")
         XCTAssertTrue(SessionHarness.readFile(log).contains("watch: reloaded \(path)"))
 
