@@ -33,6 +33,7 @@ let package = Package(
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
         systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: "libunibreak-dev"),
         systemLibrary("CSDL2", pkgConfig: "sdl2", apt: "libsdl2-dev"),
+        systemLibrary("CMosquitto", pkgConfig: "libmosquitto", apt: "libmosquitto-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -47,7 +48,7 @@ let package = Package(
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",
-            dependencies: ["MarqueeCore", "MarqueeRender", "MarqueeDisplay", "MarqueeProtocol", "CLinux"]
+            dependencies: ["MarqueeCore", "MarqueeRender", "MarqueeDisplay", "MarqueeProtocol", "CLinux", "CMosquitto"]
         ),
         .executableTarget(
             name: "marquee",

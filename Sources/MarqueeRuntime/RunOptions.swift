@@ -31,6 +31,8 @@ public struct RunOptions: Sendable {
     /// Clients of the control socket served at once (`--max-clients`); more are refused.
     public var maxClients = RunOptions.defaultMaxClients
     public static let defaultMaxClients = 64
+    /// Also take commands from an MQTT broker (`--mqtt` and the `--mqtt-*` flags).
+    public var mqtt: MQTTSettings?
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
     /// Reload `deckPath` whenever the file changes (`--watch`), keeping the scroll offset.

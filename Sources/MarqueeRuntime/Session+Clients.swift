@@ -51,7 +51,7 @@ extension Session {
                 listenerPausedUntil = Self.monotonicNow() + 1
                 return
             }
-            let clients = sources.count - 1
+            let clients = sources.reduce(0) { $0 + ($1.isClient ? 1 : 0) }
             guard clients < options.maxClients else {
                 refuse(client, "too many clients (\(options.maxClients))")
                 continue

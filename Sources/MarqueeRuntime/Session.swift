@@ -22,6 +22,8 @@ public final class Session {
     private let trace: TraceWriter?
     let signals: SignalDescriptor
     private let controlSocket: ControlSocket?
+    /// `--mqtt`: the broker link, whose messages are one more command source.
+    private let mqtt: MQTTLink?
     let paths: PathPolicy
     var json = JSONWriter()
 
@@ -85,6 +87,14 @@ public final class Session {
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
         loader = try DeckLoader()
+        mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
+        if let mqtt {
+            sources.append(
+                CommandSource(
+                    name: "mqtt", input: mqtt.commandDescriptor,
+                    output: OutputQueue(publisher: { [unowned mqtt] line, event in mqtt.publish(line, event: event) }),
+                    isClient: false))
+        }
         // A reader that goes away must not kill a kiosk: writes then fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -99,6 +109,7 @@ public final class Session {
             backend.restore()
             // A script's last replies must reach its reader, but a signal still ends Marquee.
             if !signalled { drainStandardOutput() }
+            mqtt?.finish()
         }
         if options.appearAtStart {
             scene.appear(stagger: 0.08)
@@ -113,9 +124,11 @@ public final class Session {
                 link.advanceIdle(to: deadline)
                 continue
             }
-            // The software backend ends with its input, unless a control socket keeps it serving.
+            // The software backend ends with its input, unless a control socket, a broker or a
+            // watched deck file keeps it serving.
             let endsWithInput =
-                (backend.name == "software" && controlSocket == nil && watcher == nil) || options.exitOnEndOfInput
+                (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
+                || options.exitOnEndOfInput
             if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
             signalled = try waitForEvents()
             handleWindowInput()
@@ -304,7 +317,7 @@ public final class Session {
             }
             json.reset()
             Messages.finished(event, seq: owner.seq, into: &json)
-            owner.source.output.writeLine(json.bytes)
+            owner.source.output.writeLine(json.bytes, event: true)
         }
     }
 
@@ -315,7 +328,7 @@ public final class Session {
         local.tag = owner.seq
         json.reset()
         Messages.scrollFinished(local, into: &json)
-        owner.source.output.writeLine(json.bytes)
+        owner.source.output.writeLine(json.bytes, event: true)
     }
 
     /// A session-wide tag for `seq` of `source` (scene tags must not collide across sources).

@@ -134,7 +134,10 @@ struct Run: ParsableCommand {
     )
     var exitOnEOF = false
 
+    @OptionGroup(title: "MQTT (a fleet through a broker; docs/deployment.md)") var mqtt: MQTTFlags
+
     func validate() throws {
+        _ = try mqtt.settings()
         if let size, PixelSize(parsing: size) == nil {
             throw ValidationError(
                 "--size must be WxH with each side from 1 to 16384, for example 1280x720 (got \"\(size)\")")
@@ -214,6 +217,7 @@ struct Run: ParsableCommand {
         options.restrictPaths = restrictPaths
         options.controlSocket = controlSocket
         options.maxClients = maxClients
+        options.mqtt = try? mqtt.settings()  // validated already
         return options
     }
 

@@ -10,11 +10,7 @@ final class BidiTests: XCTestCase {
     var body: FontFace!
 
     override func setUpWithError() throws {
-        let locator = try FontLocator()
-        body = try FontSet(
-            style: Style(), library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator },
-            override: nil
-        ).body
+        body = try defaultStyleFonts().body
     }
 
     /// `fribidi --vtol`: for each visual position, the logical index shown there.

@@ -8,17 +8,7 @@ import XCTest
 /// `Goldens/emoji_cards_err.png`). Regenerate after an intended change with MARQUEE_UPDATE_GOLDENS=1.
 final class ColorEmojiGoldenTests: XCTestCase {
     func testCardsWithEmoji() throws {
-        var deck = Deck()
-        deck.layout.insets = EdgeInsets(all: 16)
-        deck.layout.spacing = 10
-        deck.layout.cardHeight = 96
-        deck.layout.headerHeight = 36
-        deck.style.titleSize = 22
-        deck.style.bodySize = 14
-        deck.style.headerSize = 20
-        deck.style.padding = 12
-        deck.style.cornerRadius = 12
-        deck.style.background = Color(red: 0x20, green: 0x30, blue: 0x48)
+        var deck = GoldenImageTests.goldenDeck()
         deck.sections = [
             Section(
                 title: "Today \u{2600}\u{FE0F}",

@@ -1,5 +1,6 @@
 import MarqueeCore
 import MarqueeRender
+import MarqueeTestSupport
 import XCTest
 
 /// Colour emoji: Noto Color Emoji (one 109 px CBDT strike) opens at any size, its glyphs are drawn
@@ -82,10 +83,7 @@ final class ColorEmojiTests: XCTestCase {
     }
 
     func testFallbackTakesEmojiFromTheColourFontAndKeepsTextInTheStylesFont() throws {
-        let locator = try FontLocator()
-        let fonts = try FontSet(
-            style: Style(), library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator },
-            override: nil)
+        let fonts = try defaultStyleFonts()
         let body = fonts.body
         // DejaVu Sans (the style's font) has a black-and-white U+1F600 and U+263A of its own.
         XCTAssertNotEqual(body.glyphIndex(for: "\u{1F600}"), 0)

@@ -1,15 +1,13 @@
 import MarqueeCore
 import MarqueeRender
+import MarqueeTestSupport
 import XCTest
 
 /// Font fallback: characters the style's font lacks come from the font fontconfig sorts first
 /// among those that have them, run by run; characters no font has are the font's .notdef box.
 final class FallbackTests: XCTestCase {
     func fonts() throws -> FontSet {
-        let locator = try FontLocator()
-        return try FontSet(
-            style: Style(), library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator },
-            override: nil)
+        try defaultStyleFonts()
     }
 
     func testOneLineMixesLatinArabicDevanagariAndChinese() throws {

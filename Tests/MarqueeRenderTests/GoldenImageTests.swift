@@ -8,7 +8,8 @@ import XCTest
 final class GoldenImageTests: XCTestCase {
     static let goldens = URLPath.directory(of: #filePath) + "/Goldens"
 
-    func deck() -> Deck {
+    /// The small layout and style every golden deck draws with, without sections.
+    static func goldenDeck() -> Deck {
         var deck = Deck()
         deck.layout.insets = EdgeInsets(all: 16)
         deck.layout.spacing = 10
@@ -20,6 +21,11 @@ final class GoldenImageTests: XCTestCase {
         deck.style.padding = 12
         deck.style.cornerRadius = 12
         deck.style.background = Color(red: 0x20, green: 0x30, blue: 0x48)
+        return deck
+    }
+
+    func deck() -> Deck {
+        var deck = Self.goldenDeck()
         deck.sections = [
             Section(
                 title: "Departures",

@@ -1,5 +1,6 @@
 import MarqueeCore
 import MarqueeRender
+import MarqueeTestSupport
 import XCTest
 
 /// Text built to break shaping, bidi or line breaking: each is laid out and drawn on a card
@@ -15,10 +16,7 @@ final class HostileTextTests: XCTestCase {
     ]
 
     func testHostileTextsLayOutInsideTheirBox() throws {
-        let locator = try FontLocator()
-        let fonts = try FontSet(
-            style: Style(), library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator },
-            override: nil)
+        let fonts = try defaultStyleFonts()
         for (name, text) in Self.hostile {
             for direction in TextDirection.allCases {
                 let lines = TextLayout.lines(

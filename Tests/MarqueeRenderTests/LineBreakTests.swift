@@ -1,5 +1,6 @@
 import MarqueeCore
 import MarqueeRender
+import MarqueeTestSupport
 import XCTest
 
 /// Line breaking at UAX #14 opportunities (libunibreak): between ideographs, never inside a word
@@ -9,11 +10,7 @@ final class LineBreakTests: XCTestCase {
     var body: FontFace!
 
     override func setUpWithError() throws {
-        let locator = try FontLocator()
-        body = try FontSet(
-            style: Style(), library: try FreeTypeLibrary(), locator: { () throws(RenderError) in locator },
-            override: nil
-        ).body
+        body = try defaultStyleFonts().body
     }
 
     /// Each line's characters (logical order), read back from the glyphs' clusters.

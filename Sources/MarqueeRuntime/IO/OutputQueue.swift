@@ -30,12 +30,24 @@ final class OutputQueue {
     /// False once a write failed (the reader went away) or the queue went over its cap.
     private(set) var isOpen = true
     private(set) var isOverCap = false
+    /// Where lines go instead of a descriptor (`--mqtt`: each line is one publication, a reply's
+    /// or an event's), with no queue here: the publisher caps what it holds.
+    private let publisher: ((_ line: [UInt8], _ event: Bool) -> Void)?
 
     init(fd: Int32, mode: Mode, capacity: Int, closesDescriptor: Bool = false) {
         self.fd = fd
         self.mode = mode
         self.capacity = capacity
         self.closesDescriptor = closesDescriptor
+        self.publisher = nil
+    }
+
+    init(publisher: @escaping (_ line: [UInt8], _ event: Bool) -> Void) {
+        fd = -1
+        mode = .blocking
+        capacity = 0
+        closesDescriptor = false
+        self.publisher = publisher
     }
 
     deinit {
@@ -47,8 +59,13 @@ final class OutputQueue {
     /// Whether the loop should wait for this descriptor to become writable.
     var wantsWritable: Bool { isOpen && pendingBytes > 0 && mode != .blocking }
 
-    func writeLine(_ bytes: [UInt8]) {
+    /// `event`: the line is an event, not a reply (only a publisher tells them apart).
+    func writeLine(_ bytes: [UInt8], event: Bool = false) {
         guard isOpen else { return }
+        if let publisher {
+            publisher(bytes, event)
+            return
+        }
         buffer.append(contentsOf: bytes)
         buffer.append(UInt8(ascii: "\n"))
         if pendingBytes > capacity {

@@ -1,0 +1,194 @@
+import Foundation
+import Glibc
+import MarqueeCore
+import XCTest
+
+/// `run --mqtt`, on the real binary against a real broker (Debian's mosquitto, started by each
+/// test on a port of its own), with mosquitto_pub and mosquitto_sub as the controller.
+final class MQTTTests: XCTestCase, SpawnsMarquee {
+    private var running: [Running] = []
+
+    override func tearDown() {
+        for marquee in running {
+            kill(marquee.pid, SIGTERM)
+            _ = exitStatus(marquee)
+            close(marquee.input)
+            close(marquee.output)
+        }
+        running = []
+    }
+
+    /// Starts Marquee on the software backend, connected to `broker` under `prefix`.
+    func startMarquee(
+        _ broker: MQTTBroker, prefix: String, url: String? = nil, extra: [String] = []
+    ) throws -> Running {
+        let url = url ?? "mqtt://127.0.0.1:\(broker.port)"
+        let marquee = try start(
+            ["run", "--backend", "software", "--realtime", "--mqtt", url, "--mqtt-topic", prefix] + extra,
+            stderrPath: broker.directory + "/marquee-\(prefix.replacingOccurrences(of: "/", with: "-")).log")
+        running.append(marquee)
+        return marquee
+    }
+
+    private func json(_ payloads: [String]) -> [JSONValue] {
+        payloads.compactMap { try? JSONParser.parse($0) }
+    }
+
+    func testCommandsAreAnsweredInOrderWithEventsAndARetainedStatus() throws {
+        let broker = try MQTTBroker()
+        let watcher = try broker.subscribe(["kiosk/1/#"])
+        let marquee = try startMarquee(broker, prefix: "kiosk/1")
+        XCTAssertTrue(eventually { watcher.payloads(on: "kiosk/1/status").contains("online") }, broker.log)
+        try broker.publish("kiosk/1/command", "scroll-to end duration=0.2")
+        // One message of two lines: two commands.
+        try broker.publish("kiosk/1/command", "bogus\nwait idle")
+        XCTAssertTrue(eventually { watcher.payloads(on: "kiosk/1/reply").count >= 3 })
+        let replies = json(watcher.payloads(on: "kiosk/1/reply"))
+        XCTAssertEqual(replies.map { $0["seq"] }, [.number(1), .number(2), .number(3)])
+        XCTAssertEqual(replies.map { $0["ok"] }, [.bool(true), .bool(false), .bool(true)])
+        let events = json(watcher.payloads(on: "kiosk/1/event"))
+        XCTAssertEqual(events.first?["event"], .string("scroll-finished"))
+        XCTAssertEqual(events.first?["seq"], .number(1))
+        XCTAssertTrue(watcher.payloads(on: "kiosk/1/reply").allSatisfy { !$0.contains("scroll-finished") })
+        // Standard input is a source of its own: its numbering starts at 1 too, and its replies
+        // stay on stdout.
+        send(marquee, "scroll-to start\n")
+        XCTAssertTrue(read(marquee, until: "\n").contains(#"{"seq":1,"ok":true}"#))
+        XCTAssertEqual(try broker.retained("kiosk/1/status"), "online")
+    }
+
+    func testAGroupCommandReachesEveryKioskAndEachRepliesUnderItsPrefix() throws {
+        let broker = try MQTTBroker()
+        let watcher = try broker.subscribe(["fleet/+/status", "fleet/+/reply"])
+        let names = ["a", "b", "c"]
+        for name in names {
+            _ = try startMarquee(broker, prefix: "fleet/\(name)", extra: ["--mqtt-group", "fleet/all"])
+        }
+        XCTAssertTrue(
+            eventually { names.allSatisfy { watcher.payloads(on: "fleet/\($0)/status").contains("online") } },
+            broker.log)
+        try broker.publish("fleet/all", "scroll-to end")
+        XCTAssertTrue(eventually { names.allSatisfy { !watcher.payloads(on: "fleet/\($0)/reply").isEmpty } })
+        for name in names {
+            XCTAssertEqual(json(watcher.payloads(on: "fleet/\(name)/reply")).map { $0["seq"] }, [.number(1)], name)
+        }
+    }
+
+    func testCommandsSentWhileTheBrokerWasAwayArriveWhenMarqueeIsBack() throws {
+        let broker = try MQTTBroker()
+        let before = try broker.subscribe(["k/status", "k/reply"])
+        _ = try startMarquee(broker, prefix: "k")
+        XCTAssertTrue(eventually { before.payloads(on: "k/status").contains("online") }, broker.log)
+        try broker.publish("k/command", "scroll-to end")
+        XCTAssertTrue(eventually { before.payloads(on: "k/reply").count == 1 })
+
+        broker.stop()
+        // Marquee tries again 1 s after losing the broker, then 2 s after that: starting the broker
+        // between the two leaves it away for about 1.5 s, long enough to see it and to publish.
+        usleep(1_500_000)
+        try broker.start()
+        let after = try broker.subscribe(["k/status", "k/reply"])
+        // The will, kept (retained, persisted) across the restart, until Marquee is back.
+        XCTAssertTrue(eventually(seconds: 3) { !after.payloads(on: "k/status").isEmpty })
+        XCTAssertEqual(after.payloads(on: "k/status").first, "offline", "the last will; broker log:\n\(broker.log)")
+        try broker.publish("k/command", "scroll-to start")
+        try broker.publish("k/command", "bogus")
+        XCTAssertEqual(
+            try broker.retained("k/status"), "offline", "Marquee came back before the commands were published")
+
+        XCTAssertTrue(eventually(seconds: 8) { after.payloads(on: "k/reply").count >= 2 }, broker.log)
+        let replies = json(after.payloads(on: "k/reply"))
+        XCTAssertEqual(replies.map { $0["seq"] }, [.number(2), .number(3)], "the same source, numbering on")
+        XCTAssertEqual(replies.map { $0["ok"] }, [.bool(true), .bool(false)])
+        XCTAssertEqual(after.payloads(on: "k/status").last, "online")
+        XCTAssertEqual(try broker.retained("k/status"), "online")
+    }
+
+    func testMalformedPayloadsAreAnsweredWithErrors() throws {
+        let broker = try MQTTBroker()
+        let watcher = try broker.subscribe(["bad/reply", "bad/status"])
+        let marquee = try startMarquee(broker, prefix: "bad")
+        XCTAssertTrue(eventually { watcher.payloads(on: "bad/status").contains("online") }, broker.log)
+        let invalid = broker.directory + "/invalid.bin"
+        let long = broker.directory + "/long.bin"
+        _ = FileManager.default.createFile(atPath: invalid, contents: Data([0x73, 0x63, 0xFF, 0xFE, 0x0A]))
+        _ = FileManager.default.createFile(atPath: long, contents: Data(repeating: 0x61, count: 70_000))
+        try broker.publish("bad/command", file: invalid)
+        try broker.publish("bad/command", file: long)
+        try broker.publish("bad/command", "{\"scroll-to\": [1, 2")
+        try broker.publish("bad/command", "scroll-to end")
+        XCTAssertTrue(eventually { watcher.payloads(on: "bad/reply").count >= 4 }, broker.log)
+        let replies = json(watcher.payloads(on: "bad/reply"))
+        XCTAssertEqual(replies.map { $0["seq"] }, [.number(1), .number(2), .number(3), .number(4)])
+        XCTAssertEqual(replies.map { $0["ok"] }, [.bool(false), .bool(false), .bool(false), .bool(true)])
+        let errors = replies.prefix(2).compactMap { reply -> String? in
+            if case .string(let text) = reply["error"] { return text }
+            return nil
+        }
+        XCTAssertTrue(errors.first?.contains("UTF-8") == true, "\(errors)")
+        XCTAssertTrue(errors.last?.contains("longer than") == true, "\(errors)")
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(marquee.pid, &status, WNOHANG), 0, "Marquee is still running")
+    }
+
+    func testRepliesWhileTheBrokerIsAwayAreKeptUpToTheCapAndTheRestDropped() throws {
+        let broker = try MQTTBroker()
+        let before = try broker.subscribe(["cap/status"])
+        let marquee = try startMarquee(broker, prefix: "cap")
+        XCTAssertTrue(eventually { before.payloads(on: "cap/status").contains("online") }, broker.log)
+        // 1,500 commands held behind a short wait, so that their replies come while the broker is
+        // stopped (Marquee retries 1 s after losing it, then 2 s after that).
+        let lines = ["wait 0.3"] + Array(repeating: "scroll-by 1", count: 1500)
+        try broker.publish("cap/command", lines.joined(separator: "\n"))
+        broker.stop()
+        usleep(1_500_000)
+        try broker.start()
+        let after = try broker.subscribe(["cap/reply"])
+        let log = broker.directory + "/marquee-cap.log"
+        // What was kept is delivered once Marquee is back: the last reply kept is 1000th
+        // publication (replies and the scroll-by's events count alike).
+        XCTAssertTrue(
+            eventually(seconds: 8) { after.payloads(on: "cap/reply").count > 1 }, SessionHarness.readFile(log))
+        // Then a new command is answered again, with the seq after all 1,501.
+        try broker.publish("cap/command", "scroll-by 1")
+        XCTAssertTrue(eventually { after.payloads(on: "cap/reply").contains(#"{"seq":1502,"ok":true}"#) })
+        let seqs = json(after.payloads(on: "cap/reply")).compactMap { reply -> Double? in
+            if case .number(let seq) = reply["seq"] { return seq }
+            return nil
+        }
+        XCTAssertLessThan(seqs.count, MQTTLinkCap.value, "no more than the cap is kept: \(seqs.count)")
+        XCTAssertEqual(seqs.filter { $0 > 1000 }, [1502], "the replies after the cap was reached were dropped")
+        XCTAssertTrue(SessionHarness.readFile(log).contains("wait for the broker; more are dropped"))
+        XCTAssertTrue(SessionHarness.readFile(log).contains("were dropped while the broker was away"))
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(marquee.pid, &status, WNOHANG), 0, "Marquee is still running")
+    }
+}
+
+extension MQTTTests {
+    func testTLSWithTheBrokersCAAndARefusalWithAnotherCA() throws {
+        let broker = try MQTTBroker(tls: true)
+        let caFile = try XCTUnwrap(broker.caFile)
+        let watcher = try broker.subscribe(["tls/#"])
+        _ = try startMarquee(
+            broker, prefix: "tls", url: "mqtts://localhost:\(broker.port)", extra: ["--mqtt-ca", caFile])
+        // Another "CA": the broker's own certificate, which signed nothing, so the handshake fails.
+        let stranger = try startMarquee(
+            broker, prefix: "stranger", url: "mqtts://localhost:\(broker.port)",
+            extra: ["--mqtt-ca", broker.directory + "/server.pem"])
+        XCTAssertTrue(eventually { watcher.payloads(on: "tls/status").contains("online") }, broker.log)
+        try broker.publish("tls/command", "scroll-to end")
+        XCTAssertTrue(eventually { watcher.payloads(on: "tls/reply") == [#"{"seq":1,"ok":true}"#] })
+        let strangerLog = broker.directory + "/marquee-stranger.log"
+        XCTAssertTrue(
+            eventually { SessionHarness.readFile(strangerLog).contains("TLS") }, SessionHarness.readFile(strangerLog))
+        XCTAssertTrue(watcher.payloads(on: "stranger/status").isEmpty)
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(stranger.pid, &status, WNOHANG), 0, "a refused handshake does not end Marquee")
+    }
+}
+
+/// The publication cap of Marquee's MQTT link (MQTTLink.publicationCap, which is internal).
+private enum MQTTLinkCap {
+    static let value = 1000
+}
