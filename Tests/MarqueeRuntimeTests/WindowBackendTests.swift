@@ -12,9 +12,12 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
     }()
     let title = "marquee: departures.json"
 
-    /// Runs marquee with DISPLAY (and only it) naming `display`, or with no display at all.
-    private func startWindow(display: String?, _ arguments: [String], log: String) throws -> Running {
-        let names = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"]
+    /// Runs marquee with DISPLAY (and only it) naming `display`, or with no display at all;
+    /// `sdlLibrary` sets the test hook that names the SDL library to open.
+    private func startWindow(
+        display: String?, _ arguments: [String], log: String, sdlLibrary: String? = nil, backend: String = "window"
+    ) throws -> Running {
+        let names = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "MARQUEE_SDL_LIBRARY"]
         let saved: [(String, String?)] = names.map { name in (name, getenv(name).map { String(cString: $0) }) }
         defer {
             for (name, value) in saved {
@@ -23,7 +26,8 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         }
         for (name, _) in saved { unsetenv(name) }
         if let display { setenv("DISPLAY", display, 1) }
-        return try start(["run", "--backend", "window"] + arguments, stderrPath: log)
+        if let sdlLibrary { setenv("MARQUEE_SDL_LIBRARY", sdlLibrary, 1) }
+        return try start(["run", "--backend", backend] + arguments, stderrPath: log)
     }
 
     func testTheWindowShowsExactlyTheSoftwareBackendsFrame() throws {
@@ -151,6 +155,60 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         let lines = SessionHarness.readFile(log).split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "\(lines)")
         XCTAssertTrue(lines.first?.contains("needs a desktop session") == true, "\(lines)")
+    }
+
+    /// A machine without SDL2 (a kiosk installed from the package): `--backend window` says which
+    /// Debian package to install, in one line, and exits 1; the other backends do not notice.
+    func testWithoutSDL2ItIsOneLineNamingThePackageAndExitOne() throws {
+        let log = SessionHarness.scratch + "/window-nosdl-\(UInt32.random(in: 0...UInt32.max)).log"
+        // dlopen of a name no library has fails as it does where libsdl2-2.0-0 is not installed
+        // (the system's own copy cannot be hidden from the loader any other way).
+        let missing = "libSDL2-absent-for-marquee-tests.so.0"
+        // A display is named: the library's absence, not the display's, must be what is reported.
+        let running = try startWindow(display: ":0", ["--deck", deck], log: log, sdlLibrary: missing)
+        close(running.input)
+        close(running.output)
+        XCTAssertEqual(exitStatus(running), 1)
+        let lines = SessionHarness.readFile(log).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("needs SDL2") == true, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("apt-get install libsdl2-2.0-0") == true, "\(lines)")
+        XCTAssertTrue(lines.first?.contains(missing) == true, "dlopen's reason: \(lines)")
+
+        let softwareLog = log + ".software"
+        let software = try startWindow(
+            display: ":0", ["--deck", deck], log: softwareLog, sdlLibrary: missing, backend: "software")
+        send(software, "scroll-to 2 duration=0\nwait idle\nquit\n")
+        let replies = read(software, until: #""seq":3"#)
+        XCTAssertEqual(exitStatus(software), 0, SessionHarness.readFile(softwareLog))
+        XCTAssertTrue(replies.contains(#"{"seq":3,"ok":true}"#), replies)
+        close(software.input)
+        close(software.output)
+    }
+
+    /// The binary does not link SDL2: only `--backend window` opens it, at run time, so the
+    /// package installs on a kiosk without SDL and its X11 and Wayland libraries.
+    func testTheBinaryDoesNotNeedSDL2() throws {
+        guard access(binary, X_OK) == 0 else { throw XCTSkip("\(binary) is not built") }
+        guard access("/usr/bin/readelf", X_OK) == 0 else { throw XCTSkip("readelf is not installed (binutils)") }
+        let dynamic = Self.output(of: "/usr/bin/readelf -d '\(binary)'")
+        let needed = dynamic.matches(of: /\(NEEDED\)\s+Shared library: \[([^\]]+)\]/).map { String($0.1) }
+        // Read right: the libraries it does link are there.
+        XCTAssertTrue(needed.contains("libpixman-1.so.0"), "NEEDED: \(needed)")
+        XCTAssertFalse(needed.contains { $0.lowercased().contains("sdl") }, "NEEDED: \(needed)")
+        // Nor through another library.
+        let loaded = Self.output(of: "ldd '\(binary)'")
+        XCTAssertTrue(loaded.contains("libpixman-1.so.0"), loaded)
+        XCTAssertFalse(loaded.lowercased().contains("libsdl"), loaded)
+    }
+
+    private static func output(of command: String) -> String {
+        guard let pipe = popen(command, "r") else { return "" }
+        var text = ""
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), pipe) != nil { text += String(cString: line) }
+        pclose(pipe)
+        return text
     }
 
     func testAutoNeverOpensAWindow() throws {

@@ -20,10 +20,14 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
     private let renderer: OpaquePointer
     private let texture: OpaquePointer
     private let baseTitle: String
+    /// SDL2's functions, opened at run time (the binary does not link SDL).
+    private let sdl: SDLLibrary
 
-    /// Opens the window; `title` names what is shown (the deck file). Throws when there is no
-    /// display to open a window on.
+    /// Opens the window; `title` names what is shown (the deck file). Throws when SDL2 is not
+    /// installed or there is no display to open a window on.
     public init(size: PixelSize, title: String, log: (String) -> Void) throws(DisplayError) {
+        // First: without the library nothing else can work, and installing it is the fix.
+        let sdl = try SDLLibrary()
         // Without either variable SDL would try its KMSDRM driver and take over a console: a
         // preview needs a desktop, and saying so is clearer than SDL's own message.
         let environment = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"]
@@ -32,29 +36,30 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
                 .backendUnavailable,
                 "--backend window needs a desktop session: neither DISPLAY nor WAYLAND_DISPLAY is set")
         }
-        guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
-            throw DisplayError(.backendUnavailable, "--backend window: cannot open a window: \(Self.sdlError)")
+        guard sdl.initialize(SDL_INIT_VIDEO) == 0 else {
+            throw DisplayError(.backendUnavailable, "--backend window: cannot open a window: \(sdl.error)")
         }
         // When X11 and Wayland both fail, SDL falls through to drivers that show nothing on a
         // desktop (offscreen) or take over the console (KMSDRM). Only a driver asked for by name
         // in SDL_VIDEODRIVER may be one of those.
-        let driver = String(cString: SDL_GetCurrentVideoDriver())
+        let driver = sdl.getCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         guard ["x11", "wayland"].contains(driver) || getenv("SDL_VIDEODRIVER") != nil else {
-            SDL_Quit()
+            sdl.quit()
             throw DisplayError(
                 .backendUnavailable,
                 "--backend window: cannot connect to the desktop's display (DISPLAY or WAYLAND_DISPLAY is set, but neither X11 nor Wayland answered)"
             )
         }
+        self.sdl = sdl
         self.size = size
         baseTitle = title
         var mode = SDL_DisplayMode()
-        let refresh = SDL_GetCurrentDisplayMode(0, &mode) == 0 && mode.refresh_rate > 0 ? Double(mode.refresh_rate) : 60
+        let refresh = sdl.getCurrentDisplayMode(0, &mode) == 0 && mode.refresh_rate > 0 ? Double(mode.refresh_rate) : 60
         // A deck larger than the screen is shown scaled to fit, keeping its aspect.
         var usable = SDL_Rect()
         var windowWidth = size.width
         var windowHeight = size.height
-        if SDL_GetDisplayUsableBounds(0, &usable) == 0, usable.w > 0, usable.h > 0 {
+        if sdl.getDisplayUsableBounds(0, &usable) == 0, usable.w > 0, usable.h > 0 {
             let scale = min(1, Double(usable.w) / Double(size.width), Double(usable.h) / Double(size.height))
             windowWidth = max(1, Int((Double(size.width) * scale).rounded(.down)))
             windowHeight = max(1, Int((Double(size.height) * scale).rounded(.down)))
@@ -62,38 +67,38 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
         let scaled = windowWidth != size.width || windowHeight != size.height
         // Unscaled, nearest sampling makes the window's pixels the frame's exactly; scaled down,
         // linear filtering keeps text readable.
-        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, scaled ? "linear" : "nearest")
+        _ = sdl.setHint(SDL_HINT_RENDER_SCALE_QUALITY, scaled ? "linear" : "nearest")
         let centered = Int32(marquee_sdl_window_centered())
         guard
-            let window = SDL_CreateWindow(
+            let window = sdl.createWindow(
                 title, centered, centered, Int32(windowWidth), Int32(windowHeight),
                 SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue)
         else {
-            let message = Self.sdlError
-            SDL_Quit()
+            let message = sdl.error
+            sdl.quit()
             throw DisplayError(.systemCall, "--backend window: cannot create a window: \(message)")
         }
-        guard let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue) else {
-            let message = Self.sdlError
-            SDL_DestroyWindow(window)
-            SDL_Quit()
+        guard let renderer = sdl.createRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue) else {
+            let message = sdl.error
+            sdl.destroyWindow(window)
+            sdl.quit()
             throw DisplayError(.systemCall, "--backend window: cannot create a renderer: \(message)")
         }
         // The logical size keeps the deck's aspect when the window is resized (black bars).
-        SDL_RenderSetLogicalSize(renderer, Int32(size.width), Int32(size.height))
+        _ = sdl.renderSetLogicalSize(renderer, Int32(size.width), Int32(size.height))
         guard
-            let texture = SDL_CreateTexture(
+            let texture = sdl.createTexture(
                 renderer, marquee_sdl_xrgb8888(), Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(size.width),
                 Int32(size.height))
         else {
-            let message = Self.sdlError
-            SDL_DestroyRenderer(renderer)
-            SDL_DestroyWindow(window)
-            SDL_Quit()
+            let message = sdl.error
+            sdl.destroyRenderer(renderer)
+            sdl.destroyWindow(window)
+            sdl.quit()
             throw DisplayError(.systemCall, "--backend window: cannot create a texture: \(message)")
         }
         var info = SDL_RendererInfo()
-        SDL_GetRendererInfo(renderer, &info)
+        _ = sdl.getRendererInfo(renderer, &info)
         let vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
         self.window = window
         self.renderer = renderer
@@ -107,13 +112,11 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
     }
 
     deinit {
-        SDL_DestroyTexture(texture)
-        SDL_DestroyRenderer(renderer)
-        SDL_DestroyWindow(window)
-        SDL_Quit()
+        sdl.destroyTexture(texture)
+        sdl.destroyRenderer(renderer)
+        sdl.destroyWindow(window)
+        sdl.quit()
     }
-
-    private static var sdlError: String { String(cString: SDL_GetError()) }
 
     public var displayLink: DisplayLink { link }
 
@@ -126,12 +129,12 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
         if !rows.isEmpty {
             var rect = SDL_Rect(x: 0, y: Int32(rows.lowerBound), w: Int32(size.width), h: Int32(rows.count))
             let status = buffer.withPixels { pixels in
-                SDL_UpdateTexture(
+                sdl.updateTexture(
                     texture, &rect, UnsafeRawPointer(pixels.baseAddress! + rows.lowerBound * buffer.stride),
                     Int32(buffer.stride * 4))
             }
             guard status == 0 else {
-                throw DisplayError(.systemCall, "window: updating the texture failed: \(Self.sdlError)")
+                throw DisplayError(.systemCall, "window: updating the texture failed: \(sdl.error)")
             }
         }
         presentedOnce = true
@@ -142,10 +145,10 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
 
     /// Draws the texture to the window and presents it (blocking until the vblank with vsync).
     private func draw() {
-        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-        SDL_RenderClear(renderer)
-        SDL_RenderCopy(renderer, texture, nil, nil)
-        SDL_RenderPresent(renderer)
+        _ = sdl.setRenderDrawColor(renderer, 0, 0, 0, 255)
+        _ = sdl.renderClear(renderer)
+        _ = sdl.renderCopy(renderer, texture, nil, nil)
+        sdl.renderPresent(renderer)
     }
 
     public func presentedFrame() -> PixelBuffer? { presentedOnce ? buffer : nil }
@@ -155,13 +158,11 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
     public func takeInput() -> [WindowInput] {
         var inputs: [WindowInput] = []
         var repaint = false
-        while true {
+        // SDL_PollEvent reads the window system's connection first, then takes one event.
+        var event = SDL_Event()
+        while sdl.pollEvent(&event) != 0 {
             var key: Int32 = 0
-            let event = marquee_sdl_next_event(&key)
-            switch Int(event) {
-            case Int(MARQUEE_SDL_EVENT_NONE):
-                if repaint && presentedOnce { draw() }
-                return inputs
+            switch Int(marquee_sdl_decode_event(&event, &key)) {
             case Int(MARQUEE_SDL_EVENT_QUIT): inputs.append(.quit)
             case Int(MARQUEE_SDL_EVENT_REPAINT): repaint = true
             case Int(MARQUEE_SDL_EVENT_KEY):
@@ -169,6 +170,8 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
             default: break
             }
         }
+        if repaint && presentedOnce { draw() }
+        return inputs
     }
 
     /// The keys of the preview (README, "Authoring"). Space would start and stop playback; there
@@ -189,6 +192,6 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
 
     public func showProblem(_ message: String?) {
         let title = message.map { "\(baseTitle) - \($0)" } ?? baseTitle
-        SDL_SetWindowTitle(window, title)
+        sdl.setWindowTitle(window, title)
     }
 }
