@@ -36,7 +36,7 @@ struct Run: ParsableCommand {
               marquee run --backend fbdev --device /dev/fb1 --rotate 90 --deck menu.json
               marquee run --backend window --deck board.json --watch
 
-            Keys in the window (--backend window, a preview on the desktop):
+            Keys in the window (--backend window, a desktop preview; needs libsdl2-2.0-0):
               Up, Down              scroll by one card
               Page Up, Page Down    scroll by one screen
               Home, End             go to the start, the end
