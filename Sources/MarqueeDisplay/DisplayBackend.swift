@@ -4,7 +4,7 @@ import MarqueeCore
 /// device. The runtime renders into `frameBuffer()` and then calls `present`; the backend's
 /// `displayLink` times the frames.
 public protocol DisplayBackend: AnyObject {
-    /// "software", "drm" or "fbdev", for logs.
+    /// "software", "drm", "fbdev" or "window", for logs.
     var name: String { get }
     /// The size frames are rendered at (after rotation, when that lands).
     var size: PixelSize { get }
@@ -34,4 +34,6 @@ public enum BackendKind: String, CaseIterable, Sendable {
     case drm
     case fbdev
     case software
+    /// A desktop window for previewing decks; never chosen by `auto`.
+    case window
 }

@@ -16,7 +16,14 @@ enum BackendChoice {
             do { return try fbdev(options, path: options.devicePath ?? "/dev/fb0") } catch {
                 throw RuntimeError(error.message)
             }
+        case .window:
+            let title =
+                "marquee: " + (options.deckPath.map { String($0.split(separator: "/").last ?? "") } ?? "demo deck")
+            do { return try WindowBackend(size: options.size, title: title, log: Log.info) } catch {
+                throw RuntimeError(error.message)
+            }
         case .auto:
+            // Never the window: a kiosk without a display server must not pop up a desktop preview.
             return automatic(options)
         }
     }

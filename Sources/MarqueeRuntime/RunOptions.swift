@@ -35,6 +35,8 @@ public struct RunOptions: Sendable {
     public var mqtt: MQTTSettings?
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
+    /// Reload `deckPath` whenever the file changes (`--watch`), keeping the scroll offset.
+    public var watchDeck = false
     /// Where commands come from and replies go (stdin and stdout; tests pass pipes).
     public var inputDescriptor: Int32 = 0
     public var outputDescriptor: Int32 = 1

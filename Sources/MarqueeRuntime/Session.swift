@@ -38,8 +38,11 @@ public final class Session {
     /// What each entry of `descriptors` after the signal descriptor stands for.
     private var watched: [Watched] = []
     let loader: DeckLoader
-    /// SIGHUP reloads being read, applied in the order they were asked for.
-    var pendingReloads: [DeckLoad] = []
+    /// SIGHUP and `--watch` reloads being read (with what asked for them, for the log), applied
+    /// in the order they were asked for.
+    var pendingReloads: [(load: DeckLoad, cause: String)] = []
+    /// `--watch`: inotify on the deck file's directory.
+    private let watcher: DeckWatcher?
     /// While `accept` fails for want of descriptors (EMFILE, ENFILE), the listener is not polled
     /// until a client leaves or this monotonic time passes, so the loop never spins on it.
     var listenerPausedUntil: Double?
@@ -60,6 +63,10 @@ public final class Session {
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
         self.options = options
+        // Watching starts before the first read, so a save made while the display opens is seen.
+        watcher =
+            options.watchDeck
+            ? try options.deckPath.map { path throws(RuntimeError) in try DeckWatcher(path: path) } : nil
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
         // Fonts first: a missing font must not cost the display a modeset and a restore.
@@ -122,12 +129,15 @@ public final class Session {
                 link.advanceIdle(to: deadline)
                 continue
             }
-            // The software backend ends with its input, unless a control socket or a broker keeps
-            // it serving.
+            // The software backend ends with its input, unless a control socket, a broker or a
+            // watched deck file keeps it serving.
             let endsWithInput =
-                (backend.name == "software" && controlSocket == nil && mqtt == nil) || options.exitOnEndOfInput
+                (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
+                || options.exitOnEndOfInput
             if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
             signalled = try waitForEvents()
+            handleWindowInput()
+            if quitting { break }
             if let time = try dispatchFrame() { try renderFrame(time) }
         }
         return 0
@@ -144,7 +154,7 @@ public final class Session {
 
     /// What a polled descriptor stands for.
     private enum Watched {
-        case listener, loader, link
+        case listener, loader, link, watcher
         /// A source's input (and, for a client, its output on the same socket).
         case source(CommandSource)
         /// Standard output, when it is not the input's descriptor.
@@ -178,6 +188,7 @@ public final class Session {
         descriptors.append(pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0))
         if let controlSocket, listenerPausedUntil == nil { watch(controlSocket.fd, POLLIN, .listener) }
         watch(loader.fd, POLLIN, .loader)
+        if let watcher { watch(watcher.fd, POLLIN, .watcher) }
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
             // output's reader lags far behind): its writer is then pushed back by the pipe or
@@ -206,6 +217,7 @@ public final class Session {
             switch what {
             case .listener: listenerReadable = true
             case .loader: loader.drain()
+            case .watcher: if watcher?.takeChanges() == true { deckFileChanged() }
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()
             case .source(let source):
@@ -255,21 +267,22 @@ public final class Session {
             return
         }
         do {
-            pendingReloads.append(try loader.start(path))
+            pendingReloads.append((try loader.start(path), "SIGHUP"))
         } catch {
-            Log.error("SIGHUP: kept the current deck: \(error.message)")
+            reloadFailed("SIGHUP", error)
         }
     }
 
-    /// Shows the SIGHUP reloads that have been read, in order; a bad file leaves the current deck.
+    /// Shows the SIGHUP and `--watch` reloads that have been read, in order; a bad file leaves the current deck.
     private func applyFinishedReloads() {
-        while let load = pendingReloads.first, let result = load.result {
+        while let (load, cause) = pendingReloads.first, let result = load.result {
             pendingReloads.removeFirst()
             do throws(RuntimeError) {
                 try replaceDeck(with: try result.get())
-                Log.info("SIGHUP: reloaded \(load.path)")
+                Log.info("\(cause): reloaded \(load.path)")
+                (backend as? InteractiveDisplay)?.showProblem(nil)
             } catch {
-                Log.error("SIGHUP: kept the current deck: \(error.message)")
+                reloadFailed(cause, error)
             }
         }
     }

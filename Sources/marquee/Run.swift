@@ -34,10 +34,21 @@ struct Run: ParsableCommand {
               marquee run --realtime --deck board.json
               marquee run --backend drm --connector HDMI-A-1 --mode 1920x1080@60 --deck board.json
               marquee run --backend fbdev --device /dev/fb1 --rotate 90 --deck menu.json
+              marquee run --backend window --deck board.json --watch
+
+            Keys in the window (--backend window, a desktop preview; needs libsdl2-2.0-0):
+              Up, Down              scroll by one card
+              Page Up, Page Down    scroll by one screen
+              Home, End             go to the start, the end
+              s                     write marquee-snapshot-N.png in the current directory
+              q, Escape             quit (as closing the window does)
             """
     )
 
-    @Option(help: "auto, drm, fbdev or software. auto picks the best available and says which on stderr.")
+    @Option(
+        help:
+            "auto, drm, fbdev, software or window. auto picks the best available and says which on stderr; it never picks window, a desktop preview for deck authors."
+    )
     var backend: BackendKind = .auto
 
     @Option(help: "The deck file (JSON, docs/deck-format.md). Without it, a built-in demo deck is shown.")
@@ -107,6 +118,12 @@ struct Run: ParsableCommand {
         help: "Let snapshot and load touch only files under this directory (after resolving .. and symlinks).")
     var restrictPaths: String?
 
+    @Flag(
+        help:
+            "Reload the --deck file whenever it is saved, keeping the scroll; a broken file leaves the last good deck and says why on stderr (and in the window's title). Keeps the software backend running after standard input ends."
+    )
+    var watch = false
+
     @Flag(help: "Play the appear sequence (cards appear one after another) when the deck is first shown.")
     var appear = false
 
@@ -154,6 +171,21 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "--device names a display device; the software backend draws into memory (use --size)")
         }
+        if backend == .window {
+            let panelOnly = [
+                ("--device", device != nil), ("--connector", connector != nil), ("--mode", mode != nil),
+                ("--no-atomic", noAtomic), ("--rotate", rotate != 0), ("--refresh", refresh != nil),
+                ("--realtime", realtime),
+            ]
+            if let (flag, _) = panelOnly.first(where: { $0.1 }) {
+                throw ValidationError(
+                    "\(flag) does not apply to --backend window, which follows the desktop's refresh (choose the frame size with --size)"
+                )
+            }
+        }
+        if watch, deck == nil {
+            throw ValidationError("--watch reloads the --deck file; give one with --deck FILE")
+        }
         if !(1...4096).contains(maxClients) {
             throw ValidationError("--max-clients must be from 1 to 4096 (got \(maxClients))")
         }
@@ -181,6 +213,7 @@ struct Run: ParsableCommand {
         options.tracePath = trace
         options.exitOnEndOfInput = exitOnEOF
         options.appearAtStart = appear
+        options.watchDeck = watch
         options.restrictPaths = restrictPaths
         options.controlSocket = controlSocket
         options.maxClients = maxClients

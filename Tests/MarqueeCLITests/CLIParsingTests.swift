@@ -132,6 +132,10 @@ final class CLIParsingTests: XCTestCase {
             (["run", "--backend", "drm", "--size", "800x600"], "--size is for the software backend"),
             (["run", "--backend", "fbdev", "--refresh", "50"], "--refresh is for the software backend"),
             (["run", "--backend", "drm", "--realtime"], "--realtime is for the software backend"),
+            (["run", "--backend", "window", "--rotate", "90"], "--rotate does not apply to --backend window"),
+            (["run", "--backend", "window", "--refresh", "50"], "--refresh does not apply to --backend window"),
+            (["run", "--backend", "window", "--device", "/dev/fb0"], "--device does not apply to --backend window"),
+            (["run", "--watch"], "--watch reloads the --deck file"),
         ]
         for (arguments, expected) in cases {
             let message = Marquee.message(for: catchError { try Marquee.parseAsRoot(arguments) })
@@ -153,11 +157,22 @@ final class CLIParsingTests: XCTestCase {
         let help = Marquee.helpMessage(for: Run.self)
         for option in [
             "--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace",
-            "--exit-on-eof", "--device", "--connector", "--mode", "--rotate", "--no-atomic",
+            "--exit-on-eof", "--device", "--connector", "--mode", "--rotate", "--no-atomic", "--watch",
         ] {
             XCTAssertTrue(help.contains(option), option)
         }
         XCTAssertTrue(help.contains("scroll-to TARGET"))
+        XCTAssertTrue(help.contains("software or window"))
+    }
+
+    func testWindowAndWatch() throws {
+        let run = try XCTUnwrap(
+            Marquee.parseAsRoot(["run", "--backend", "window", "--size", "640x360", "--deck", "d.json", "--watch"])
+                as? Run)
+        XCTAssertEqual(run.options.backend, .window)
+        XCTAssertEqual(run.options.size, PixelSize(width: 640, height: 360))
+        XCTAssertTrue(run.options.watchDeck)
+        XCTAssertFalse(try XCTUnwrap(Marquee.parseAsRoot(["run", "--deck", "d.json"]) as? Run).options.watchDeck)
     }
 
     private func catchError(_ body: () throws -> Any) -> Error {
