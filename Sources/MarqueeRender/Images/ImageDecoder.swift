@@ -110,7 +110,7 @@ public enum ImageDecoder {
                 let pixel = row[x]
                 let alpha = pixel >> 24
                 if alpha == 255 { continue }
-                func scaled(_ shift: UInt32) -> UInt32 { ((pixel >> shift & 0xFF) * alpha + 127) / 255 << shift }
+                func scaled(_ shift: UInt32) -> UInt32 { ((((pixel >> shift) & 0xFF) * alpha + 127) / 255) << shift }
                 row[x] = alpha << 24 | scaled(16) | scaled(8) | scaled(0)
             }
         }

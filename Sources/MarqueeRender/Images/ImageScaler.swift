@@ -132,7 +132,7 @@ public enum ImageScaler {
                     let pointer = (base + py * image.stride).assumingMemoryBound(to: UInt32.self) + px
                     let pixel = pointer.pointee
                     // premultiplied: every channel, alpha included, scales by the coverage
-                    let rb = ((pixel & 0x00FF_00FF) * weight >> 8) & 0x00FF_00FF
+                    let rb = (((pixel & 0x00FF_00FF) * weight) >> 8) & 0x00FF_00FF
                     let ag = (((pixel >> 8) & 0x00FF_00FF) * weight) & 0xFF00_FF00
                     pointer.pointee = rb | ag
                 }
