@@ -85,7 +85,7 @@ public enum ImageScaler {
         let parameters = pixman_filter_create_separable_convolution(
             &count, marquee_pixman_double_to_fixed(placed.scaleX), marquee_pixman_double_to_fixed(placed.scaleY),
             reconstruction(placed.scaleX), reconstruction(placed.scaleY), sampling(placed.scaleX),
-            sampling(placed.scaleY), 4, 4)
+            sampling(placed.scaleY), 6, 6)
         if let parameters {
             pixman_image_set_filter(source.handle, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, parameters, count)
             free(parameters)
