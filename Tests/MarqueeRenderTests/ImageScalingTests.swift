@@ -32,7 +32,8 @@ final class ImageScalingTests: XCTestCase {
             [source, "-scale", "\(image.width)x\(image.height)!", "-strip", reference],
             package: "imagemagick")
         let expected = try PNGFile.read(reference)
-        let (difference, marked) = ImageDifference.measure(image.frame(), against: expected, tolerance: tolerance, marking: true)
+        let (difference, marked) = ImageDifference.measure(
+            image.frame(), against: expected, tolerance: tolerance, marking: true)
         if difference.mismatchedPixels > 0 {
             let keep = NSTemporaryDirectory() + "marquee-image-tests"
             try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)

@@ -96,7 +96,8 @@ public enum ImageScaler {
             PIXMAN_OP_SRC, source.handle, nil, target.handle, 0, 0, 0, 0, Int32(placed.x), Int32(placed.y),
             Int32(placed.width), Int32(placed.height))
         pixman_image_set_transform(source.handle, nil)
-        roundCorners(target, x: placed.x, y: placed.y, width: placed.width, height: placed.height, radius: request.radius)
+        roundCorners(
+            target, x: placed.x, y: placed.y, width: placed.width, height: placed.height, radius: request.radius)
         return target
     }
 

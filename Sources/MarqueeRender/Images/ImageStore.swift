@@ -140,7 +140,8 @@ final class ImageWork: @unchecked Sendable {
     private func refusal(_ request: ImageRequest) -> String? {
         if request.width <= 0 || request.height <= 0 { return "the image's box is empty" }
         if request.width * request.height > limits.maximumPixels {
-            return "the box \(request.width)x\(request.height) is more than the \(limits.maximumPixels) pixels of --image-max-pixels"
+            return
+                "the box \(request.width)x\(request.height) is more than the \(limits.maximumPixels) pixels of --image-max-pixels"
         }
         if request.width * request.height * 4 > limits.cacheBytes {
             return "the box \(request.width)x\(request.height) needs more than the whole --image-cache"
