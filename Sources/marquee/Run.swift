@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MarqueeCore
 import MarqueeDisplay
+import MarqueeRender
 import MarqueeRuntime
 
 extension BackendKind: ExpressibleByArgument {}
@@ -104,8 +105,24 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("restrict-paths"),
-        help: "Let snapshot and load touch only files under this directory (after resolving .. and symlinks).")
+        help:
+            "Let snapshot, load and the deck's images touch only files under this directory (after resolving .. and symlinks)."
+    )
     var restrictPaths: String?
+
+    @Option(
+        name: .customLong("image-cache"),
+        help:
+            "Memory for images scaled and ready to draw, in MiB (default \(ImageStoreLimits.defaultCacheMegabytes)); the least recently shown are dropped first and decoded again when needed."
+    )
+    var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
+
+    @Option(
+        name: .customLong("image-max-pixels"),
+        help:
+            "Refuse image files whose header declares more pixels than this (default \(ImageStoreLimits.defaultMaximumPixels)), before decoding them; they draw their placeholder and emit image-failed."
+    )
+    var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
     @Flag(help: "Play the appear sequence (cards appear one after another) when the deck is first shown.")
     var appear = false
@@ -157,6 +174,12 @@ struct Run: ParsableCommand {
         if !(1...4096).contains(maxClients) {
             throw ValidationError("--max-clients must be from 1 to 4096 (got \(maxClients))")
         }
+        if !(1...65_536).contains(imageCache) {
+            throw ValidationError("--image-cache must be from 1 to 65536 MiB (got \(imageCache))")
+        }
+        if !(1...1_000_000_000).contains(imageMaxPixels) {
+            throw ValidationError("--image-max-pixels must be from 1 to 1000000000 (got \(imageMaxPixels))")
+        }
         if let maxFPS, !(maxFPS.isFinite && maxFPS >= 1 && maxFPS <= 1000) {
             throw ValidationError("--max-fps must be from 1 to 1000 (got \(maxFPS))")
         }
@@ -182,6 +205,8 @@ struct Run: ParsableCommand {
         options.exitOnEndOfInput = exitOnEOF
         options.appearAtStart = appear
         options.restrictPaths = restrictPaths
+        options.imageCacheMegabytes = imageCache
+        options.imageMaxPixels = imageMaxPixels
         options.controlSocket = controlSocket
         options.maxClients = maxClients
         options.mqtt = try? mqtt.settings()  // validated already
