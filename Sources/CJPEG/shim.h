@@ -97,4 +97,54 @@ static inline void marquee_jpeg_close(marquee_jpeg *decoder) {
     if (!setjmp(decoder->escape)) jpeg_destroy_decompress(&decoder->info);
     free(decoder);
 }
+
+/* Encodes `width` x `height` pixels in memory order B, G, R, X (rows `stride` bytes apart) as a
+ * baseline JPEG of `quality` (1-100). On success returns 0 and a malloc'd buffer in *out (free it
+ * with free()) of *size bytes. Used to make pictures for the bench, not by the renderer. */
+typedef struct marquee_jpeg_encoder {
+    struct jpeg_compress_struct info;
+    struct jpeg_error_mgr error;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+} marquee_jpeg_encoder;
+
+static inline void marquee_jpeg_encoder_exit(j_common_ptr info) {
+    marquee_jpeg_encoder *encoder = (marquee_jpeg_encoder *)info;
+    (*info->err->format_message)(info, encoder->message);
+    longjmp(encoder->escape, 1);
+}
+
+static inline int marquee_jpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, size_t stride,
+                                      int quality, unsigned char **out, unsigned long *size) {
+    marquee_jpeg_encoder *encoder = (marquee_jpeg_encoder *)calloc(1, sizeof(marquee_jpeg_encoder));
+    if (!encoder) return -1;
+    *out = NULL;
+    *size = 0;
+    encoder->info.err = jpeg_std_error(&encoder->error);
+    encoder->error.error_exit = marquee_jpeg_encoder_exit;
+    if (setjmp(encoder->escape)) {
+        jpeg_destroy_compress(&encoder->info);
+        free(*out);
+        *out = NULL;
+        free(encoder);
+        return -1;
+    }
+    jpeg_create_compress(&encoder->info);
+    jpeg_mem_dest(&encoder->info, out, size);
+    encoder->info.image_width = width;
+    encoder->info.image_height = height;
+    encoder->info.input_components = 4;
+    encoder->info.in_color_space = JCS_EXT_BGRX;
+    jpeg_set_defaults(&encoder->info);
+    jpeg_set_quality(&encoder->info, quality, TRUE);
+    jpeg_start_compress(&encoder->info, TRUE);
+    while (encoder->info.next_scanline < height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)encoder->info.next_scanline * stride);
+        jpeg_write_scanlines(&encoder->info, &row, 1);
+    }
+    jpeg_finish_compress(&encoder->info);
+    jpeg_destroy_compress(&encoder->info);
+    free(encoder);
+    return 0;
+}
 #endif

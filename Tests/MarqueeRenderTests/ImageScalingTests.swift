@@ -151,6 +151,17 @@ final class ImageScalingTests: XCTestCase {
         XCTAssertEqual(contained.argb(0, 35).a, 255)
     }
 
+    func testAPictureAtItsBoxsSizeIsCopiedExactly() throws {
+        let files = try ImageTestFiles()
+        let source = try files.write(Self.photo, as: "photo.png")
+        let decoded = try ImageDecoder.decode(try files.bytes("photo.png"), maximumPixels: 1_000_000)
+        let same = try ImageScaler.scale(decoded, to: ImageRequest(path: source, width: 600, height: 400, fit: .cover))
+        for (x, y) in [(0, 0), (1, 0), (2, 0), (3, 0), (599, 399), (380, 180), (123, 45)] {
+            let (r, g, b, _) = Self.photo.pixel(x, y)
+            XCTAssertTrue(same.argb(x, y) == (255, Int(r), Int(g), Int(b)), "\(x),\(y): \(same.argb(x, y))")
+        }
+    }
+
     func testEnlargingInterpolatesSmoothly() throws {
         let files = try ImageTestFiles()
         let ramp = ImageTestFiles.Picture(width: 4, height: 1) { x, _ in (UInt8(x * 80), 0, 0, 255) }

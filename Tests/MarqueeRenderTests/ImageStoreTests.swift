@@ -238,6 +238,16 @@ final class ImageStoreTests: XCTestCase {
             [ImageFailure(path: "/etc/passwd.png", error: "outside /srv/deck (--restrict-paths)")])
     }
 
+    func testBenchmarkTimesEachSizeAndReportsTheCachesMemory() throws {
+        let result = try ImageBenchmark.run(limits: ImageStoreLimits(cacheBytes: 2 << 20), repetitions: 2, files: 5)
+        XCTAssertEqual(result.timings.map(\.width), [600, 300, 150])
+        XCTAssertTrue(
+            result.timings.allSatisfy { $0.medianMilliseconds > 0 && $0.worstMilliseconds >= $0.medianMilliseconds })
+        XCTAssertEqual(result.statistics.scales, 5)
+        XCTAssertEqual(result.statistics.cachedImages, 2, "two 600x400 pictures (960,000 bytes each) fit 2 MiB")
+        XCTAssertEqual(result.statistics.cachedBytes, 2 * 600 * 400 * 4)
+    }
+
     func testCheckNamesWhatIsWrongWithAFile() throws {
         let files = try ImageTestFiles()
         try writePNG(files.path("ok.png"))
