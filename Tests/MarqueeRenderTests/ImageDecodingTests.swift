@@ -114,6 +114,35 @@ final class ImageDecodingTests: XCTestCase {
         XCTAssertEqual(ExifOrientation.of(jpeg: cut), .normal)
     }
 
+    /// The variants cameras, editors and web exports write: each decodes to the same picture.
+    func testCommonPNGAndJPEGVariantsDecode() throws {
+        let files = try ImageTestFiles()
+        let picture = ImageTestFiles.Picture(width: 40, height: 30) { x, _ in x < 20 ? (200, 40, 40, 255) : (40, 40, 200, 255) }
+        let variants: [(String, [String], gray: Bool)] = [
+            ("progressive.jpg", ["-interlace", "JPEG", "-quality", "95"], false),
+            ("subsampled.jpg", ["-quality", "80", "-sampling-factor", "2x2"], false),
+            ("gray.jpg", ["-colorspace", "Gray", "-quality", "95"], true),
+            ("palette.png", ["-type", "Palette"], false),
+            ("deep.png", ["-depth", "16"], false),
+            ("interlaced.png", ["-interlace", "PNG"], false),
+            ("gray.png", ["-colorspace", "Gray"], true),
+        ]
+        for (name, options, gray) in variants {
+            try files.write(picture, as: name, options: options)
+            let image = try ImageDecoder.decode(try files.bytes(name), maximumPixels: 1_000_000)
+            XCTAssertEqual(image.width, 40, name)
+            XCTAssertEqual(image.height, 30, name)
+            let left = image.argb(5, 15)
+            let right = image.argb(35, 15)
+            XCTAssertEqual(left.a, 255, name)
+            if gray {
+                XCTAssertTrue(abs(left.r - left.b) <= 2 && left.r > right.r + 10, "\(name): \(left) \(right)")
+            } else {
+                XCTAssertTrue(left.r > 180 && left.b < 60 && right.b > 180 && right.r < 60, "\(name): \(left) \(right)")
+            }
+        }
+    }
+
     func testLargeJPEGIsDecodedAtReducedSizeWhenDrawnSmall() throws {
         let files = try ImageTestFiles()
         let big = ImageTestFiles.Picture(width: 800, height: 600) { x, y in (UInt8(x % 256), UInt8(y % 256), 90, 255) }
