@@ -66,7 +66,10 @@ static inline int marquee_jpeg_prepare(marquee_jpeg *decoder, unsigned denominat
     if (setjmp(decoder->escape)) return -1;
     decoder->info.scale_num = 1;
     decoder->info.scale_denom = denominator;
-    decoder->info.out_color_space = JCS_EXT_BGRA;
+    /* libjpeg cannot turn CMYK (print workflows, some stock photos) into RGB; it is decoded as
+     * CMYK and converted row by row in marquee_jpeg_decode. */
+    int cmyk = decoder->info.jpeg_color_space == JCS_CMYK || decoder->info.jpeg_color_space == JCS_YCCK;
+    decoder->info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_BGRA;
     decoder->info.dct_method = JDCT_ISLOW;
     jpeg_calc_output_dimensions(&decoder->info);
     *width = decoder->info.output_width;
@@ -83,6 +86,19 @@ static inline int marquee_jpeg_decode(marquee_jpeg *decoder, unsigned char *pixe
     while (decoder->info.output_scanline < decoder->info.output_height) {
         JSAMPROW row = pixels + (size_t)decoder->info.output_scanline * stride;
         jpeg_read_scanlines(&decoder->info, &row, 1);
+        if (decoder->info.out_color_space == JCS_CMYK) {
+            /* Adobe's files store CMYK inverted (0 = full ink); others plainly. */
+            int inverted = decoder->info.saw_Adobe_marker;
+            for (JDIMENSION x = 0; x < decoder->info.output_width; x++) {
+                unsigned char *p = row + (size_t)x * 4;
+                unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+                p[0] = (unsigned char)((y * k + 127) / 255); /* B */
+                p[1] = (unsigned char)((m * k + 127) / 255); /* G */
+                p[2] = (unsigned char)((c * k + 127) / 255); /* R */
+                p[3] = 255;
+            }
+        }
     }
     jpeg_finish_decompress(&decoder->info);
     return 0;

@@ -117,11 +117,14 @@ final class ImageDecodingTests: XCTestCase {
     /// The variants cameras, editors and web exports write: each decodes to the same picture.
     func testCommonPNGAndJPEGVariantsDecode() throws {
         let files = try ImageTestFiles()
-        let picture = ImageTestFiles.Picture(width: 40, height: 30) { x, _ in x < 20 ? (200, 40, 40, 255) : (40, 40, 200, 255) }
+        let picture = ImageTestFiles.Picture(width: 40, height: 30) { x, _ in
+            x < 20 ? (200, 40, 40, 255) : (40, 40, 200, 255)
+        }
         let variants: [(String, [String], gray: Bool)] = [
             ("progressive.jpg", ["-interlace", "JPEG", "-quality", "95"], false),
             ("subsampled.jpg", ["-quality", "80", "-sampling-factor", "2x2"], false),
             ("gray.jpg", ["-colorspace", "Gray", "-quality", "95"], true),
+            ("cmyk.jpg", ["-colorspace", "CMYK", "-quality", "95"], false),
             ("palette.png", ["-type", "Palette"], false),
             ("deep.png", ["-depth", "16"], false),
             ("interlaced.png", ["-interlace", "PNG"], false),
@@ -162,6 +165,11 @@ final class ImageDecodingTests: XCTestCase {
         XCTAssertThrowsError(try ImageDecoder.decode(png, maximumPixels: 40_000_000)) { error in
             XCTAssertEqual(
                 "\(error)", "100000x100000 is 10000000000 pixels, more than the 40000000 of --image-max-pixels")
+        }
+        XCTAssertThrowsError(
+            try ImageDecoder.decode(ImageTestFiles.pngHeader(width: 40_000, height: 10), maximumPixels: 40_000_000)
+        ) {
+            XCTAssertEqual("\($0)", "40000x10 has a side longer than the 32000 pixels an image may have")
         }
         let jpeg = ImageTestFiles.withDeclaredSize(
             try files.bytes(files.writeJPEG(Self.quadrants, as: "q.jpg").components(separatedBy: "/").last!),

@@ -39,6 +39,9 @@ public enum ImageDecoder {
         throw ImageError("not a PNG or JPEG file")
     }
 
+    /// The longest side decoded.
+    public static let maximumSide = 32_000
+
     static func isPNG(_ bytes: [UInt8]) -> Bool {
         bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
@@ -51,6 +54,10 @@ public enum ImageDecoder {
         guard width * height <= maximumPixels else {
             throw ImageError(
                 "\(width)x\(height) is \(width * height) pixels, more than the \(maximumPixels) of --image-max-pixels")
+        }
+        // pixman's coordinates are 16.16 fixed point: a side beyond 32767 pixels cannot be scaled.
+        guard width <= maximumSide, height <= maximumSide else {
+            throw ImageError("\(width)x\(height) has a side longer than the \(maximumSide) pixels an image may have")
         }
     }
 
