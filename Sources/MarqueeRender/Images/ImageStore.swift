@@ -257,6 +257,10 @@ final class ImageWork: @unchecked Sendable {
 
     /// A worker's life: take a file's waiting requests, serve them, until the store goes away.
     func serve() {
+        // Decoding yields to the loop: on a board with two cores, a burst of photos must not take
+        // the CPU a frame needs. On Linux a nice value belongs to a thread, and `who` 0 is the
+        // calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         while let group = nextGroup() {
             let path = group[0].path
             let (read, identity) = ImageFile.read(path, maximumBytes: limits.maximumFileBytes)
