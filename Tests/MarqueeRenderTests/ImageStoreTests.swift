@@ -164,6 +164,36 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertEqual(store.takeChanges().failures, [], "unchanged files are reported once")
     }
 
+    func testAFailedFileThatChangesIsShownWithoutAReload() throws {
+        let files = try ImageTestFiles()
+        try writePNG(files.path("good.png"))
+        let good = try files.bytes("good.png")
+        let late = files.path("late.png")
+        let broken = try files.save(Array(good.prefix(good.count / 2)), as: "broken.png")
+        let store = try ImageStore(limits: ImageStoreLimits(recheckSeconds: 0.2))
+        let requests = [late, broken].map { ImageRequest(path: $0, width: 20, height: 20, fit: .fill) }
+        let states = settle(store, requests)
+        XCTAssertNotNil(failure(states[requests[0]]))
+        XCTAssertNotNil(failure(states[requests[1]]))
+        XCTAssertEqual(store.takeChanges().failures.count, 2)
+        let decodes = store.statistics.decodes
+        // Unchanged, the broken file is not decoded again however often it is looked at.
+        usleep(700_000)
+        XCTAssertEqual(store.statistics.decodes, decodes)
+        // The missing file copied in: ready without a reload, and the wake-up says so.
+        _ = try files.save(good, as: "late.png")
+        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+        var ready: Set<ImageRequest> = []
+        let deadline = Date().addingTimeInterval(20)
+        while !ready.contains(requests[0]) && Date() < deadline {
+            _ = poll(&descriptor, 1, 100)
+            ready.formUnion(store.takeChanges().ready)
+        }
+        XCTAssertEqual(ready, [requests[0]])
+        XCTAssertTrue(isReady(store.image(for: requests[0], now: 3)))
+        XCTAssertNotNil(failure(store.image(for: requests[1], now: 3)))
+    }
+
     func testCacheStaysWithinItsBoundUnderManyDistinctImages() throws {
         let files = try ImageTestFiles()
         let bound = 200_000  // five 100x100 images

@@ -12,8 +12,9 @@ import Glibc
 ///   its 300x200 thumbnail a quarter of it) and a new size is rare once a deck is laid out.
 /// - Scaled images stay in a cache of at most `cacheBytes`, evicting the least recently looked-up
 ///   first. An evicted image asked for again is decoded again.
-/// - A file that cannot be shown fails for every size; it stays failed until `reload()` (the
-///   session calls it on `load` and `apply`), and is reported once per version of the file.
+/// - A file that cannot be shown fails for every size; it stays failed until it changes (a worker
+///   looks every `recheckSeconds`) or `reload()` (the session calls it when the deck is
+///   replaced), and is reported once per version of the file.
 /// - Every finished file writes a byte to `wakeUpDescriptor`; the run loop polls it, calls
 ///   `takeChanges()` and redraws the cards whose requests became ready.
 public final class ImageStore: ImageProviding {
@@ -87,6 +88,18 @@ final class ImageWork: @unchecked Sendable {
     struct FailedFile {
         var identity: ImageFile.Identity?
         var message: String
+        /// The requests that asked for it (at most `rememberedRequests`), queued again when the
+        /// file changes.
+        var requests: Set<ImageRequest> = []
+    }
+
+    static let rememberedRequests = 64
+
+    /// What a worker does next.
+    enum Job {
+        case decode([ImageRequest])
+        /// Look whether these failed files have changed since they failed.
+        case recheck([String: ImageFile.Identity?])
     }
 
     let limits: ImageStoreLimits
@@ -106,6 +119,8 @@ final class ImageWork: @unchecked Sendable {
     private var useClock: UInt64 = 0
     private var counters = ImageStoreStatistics(cachedBytes: 0, cachedImages: 0, decodes: 0, scales: 0, evictions: 0)
     private var stopping = false
+    /// When failed files are next looked at again (CLOCK_MONOTONIC seconds).
+    private var nextRecheck = 0.0
     /// Files a worker is reading or decoding now.
     private var busyPaths: Set<String> = []
 
@@ -153,7 +168,12 @@ final class ImageWork: @unchecked Sendable {
 
     func lookUp(_ request: ImageRequest, now: Double) -> ImageState {
         locked {
-            if let failed = failedFiles[request.path] { return .failed(failed.message) }
+            if let failed = failedFiles[request.path] {
+                if failed.requests.count < Self.rememberedRequests {
+                    failedFiles[request.path]!.requests.insert(request)
+                }
+                return .failed(failed.message)
+            }
             if let entry = entries[request] {
                 switch entry.phase {
                 case .ready:
@@ -261,7 +281,11 @@ final class ImageWork: @unchecked Sendable {
         // the CPU a frame needs. On Linux a nice value belongs to a thread, and `who` 0 is the
         // calling thread.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        while let group = nextGroup() {
+        while let job = nextJob() {
+            guard case .decode(let group) = job else {
+                if case .recheck(let failed) = job { recheck(failed) }
+                continue
+            }
             let path = group[0].path
             let (read, identity) = ImageFile.read(path, maximumBytes: limits.maximumFileBytes)
             let outcome: Result<[ImageRequest: Result<PixmanImage, ImageError>], ImageError>
@@ -318,10 +342,14 @@ final class ImageWork: @unchecked Sendable {
     }
 
     /// Waits for work; nil when the store is gone.
-    private func nextGroup() -> [ImageRequest]? {
+    private func nextJob() -> Job? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !stopping {
+            if !failedFiles.isEmpty, Self.monotonicNow() >= nextRecheck {
+                nextRecheck = Self.monotonicNow() + limits.recheckSeconds
+                return .recheck(failedFiles.mapValues(\.identity))
+            }
             if let head = take(from: &urgentQueue) ?? take(from: &aheadQueue) {
                 var group = [head]
                 for (request, entry) in entries
@@ -330,11 +358,48 @@ final class ImageWork: @unchecked Sendable {
                 }
                 for request in group { entries[request]!.phase = .decoding }
                 busyPaths.insert(head.path)
-                return group
+                return .decode(group)
             }
-            pthread_cond_wait(condition, mutex)
+            if failedFiles.isEmpty {
+                pthread_cond_wait(condition, mutex)
+            } else {
+                // Wake for the next look at the failed files (the condition variable's clock is
+                // CLOCK_REALTIME; a jump of the wall clock only moves one look).
+                var deadline = timespec()
+                clock_gettime(CLOCK_REALTIME, &deadline)
+                let wait = max(0, nextRecheck - Self.monotonicNow())
+                let nanoseconds = Int(deadline.tv_nsec) + Int((wait - wait.rounded(.down)) * 1e9)
+                deadline.tv_sec += Int(wait.rounded(.down)) + nanoseconds / 1_000_000_000
+                deadline.tv_nsec = nanoseconds % 1_000_000_000
+                pthread_cond_timedwait(condition, mutex, &deadline)
+            }
         }
         return nil
+    }
+
+    /// Failed files whose identity (device, inode, size, modification time, or the error of a
+    /// missing file) is not what it was when they failed are forgotten, and the requests that
+    /// asked for them queued again: a photo copied in after the deck was shown appears by itself.
+    private func recheck(_ failed: [String: ImageFile.Identity?]) {
+        var changed: [String] = []
+        for (path, identity) in failed where ImageFile.Identity.of(path) != identity { changed.append(path) }
+        guard !changed.isEmpty else { return }
+        locked {
+            for path in changed {
+                guard let file = failedFiles.removeValue(forKey: path) else { continue }
+                for request in file.requests where entries[request] == nil {
+                    entries[request] = Entry(phase: .queued)
+                    aheadQueue.append(request)
+                }
+            }
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    static func monotonicNow() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private func finish(
@@ -346,7 +411,12 @@ final class ImageWork: @unchecked Sendable {
             pthread_cond_broadcast(condition)  // requests for this file waited for it
             switch outcome {
             case .failure(let error):
-                failedFiles[path] = FailedFile(identity: identity, message: error.message)
+                var requests = Set(group.prefix(Self.rememberedRequests))
+                for (request, _) in entries where request.path == path && requests.count < Self.rememberedRequests {
+                    requests.insert(request)
+                }
+                if failedFiles.isEmpty { nextRecheck = Self.monotonicNow() + limits.recheckSeconds }
+                failedFiles[path] = FailedFile(identity: identity, message: error.message, requests: requests)
                 for (request, entry) in entries where request.path == path {
                     if entry.phase == .ready { cachedBytes -= entry.image?.byteCount ?? 0 }
                     entries[request] = nil

@@ -12,19 +12,23 @@ public struct ImageStoreLimits: Sendable, Equatable {
     /// Prefetched requests waiting at most; older ones are forgotten (asked for again when they
     /// come closer).
     public var maximumPrefetches: Int
+    /// How often failed files are looked at again (one `stat` each on a worker); a file that
+    /// changed (fixed, or copied in late) is then decoded again.
+    public var recheckSeconds: Double
 
     public static let defaultCacheMegabytes = 64
     public static let defaultMaximumPixels = 40_000_000
 
     public init(
         cacheBytes: Int = defaultCacheMegabytes << 20, maximumPixels: Int = defaultMaximumPixels,
-        maximumFileBytes: Int = 64 << 20, threads: Int = 2, maximumPrefetches: Int = 256
+        maximumFileBytes: Int = 64 << 20, threads: Int = 2, maximumPrefetches: Int = 256, recheckSeconds: Double = 10
     ) {
         self.cacheBytes = cacheBytes
         self.maximumPixels = maximumPixels
         self.maximumFileBytes = maximumFileBytes
         self.threads = max(1, threads)
         self.maximumPrefetches = maximumPrefetches
+        self.recheckSeconds = recheckSeconds
     }
 }
 
