@@ -62,12 +62,12 @@ struct Bench: ParsableCommand {
 
     @Option(
         name: .customLong("image-cache"),
-        help: "With --images: the image cache's bound in MiB (default \(ImageStoreLimits.defaultCacheMegabytes)).")
+        help: "With --images: the image cache's bound in MiB.")
     var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
 
     @Option(
         name: .customLong("image-max-pixels"),
-        help: "With --images: the largest picture decoded (default \(ImageStoreLimits.defaultMaximumPixels)).")
+        help: "With --images: the largest picture decoded, in pixels.")
     var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
     @Flag(help: "Print one JSON line instead of a table.")

@@ -113,14 +113,14 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("image-cache"),
         help:
-            "Memory for images scaled and ready to draw, in MiB (default \(ImageStoreLimits.defaultCacheMegabytes)); the least recently shown are dropped first and decoded again when needed."
+            "Memory for images scaled and ready to draw, in MiB; the least recently shown are dropped first and decoded again when needed."
     )
     var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
 
     @Option(
         name: .customLong("image-max-pixels"),
         help:
-            "Refuse image files whose header declares more pixels than this (default \(ImageStoreLimits.defaultMaximumPixels)), before decoding them; they draw their placeholder and emit image-failed."
+            "Refuse image files whose header declares more pixels than this, before decoding them; they draw their placeholder and emit image-failed."
     )
     var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
