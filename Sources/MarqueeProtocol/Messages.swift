@@ -46,6 +46,17 @@ public enum Messages {
         writer.endObject()
     }
 
+    /// `{"event":"image-failed","path":"...","error":"..."}`: an image file cannot be shown
+    /// (missing, unreadable, not a regular file, corrupt, too large); one per file, to every
+    /// command source, as it answers no command.
+    public static func imageFailed(path: String, error: String, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("event", "image-failed")
+        writer.member("path", bounded(path))
+        writer.member("error", bounded(error))
+        writer.endObject()
+    }
+
     /// `{"event":"batch-finished","seq":N,"presented":T}` (N: the `commit`) and likewise
     /// `appear-finished` (N: the `appear`): every animation the command started has ended; T is
     /// the display-link time of the first frame that showed them.

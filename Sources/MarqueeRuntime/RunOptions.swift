@@ -1,5 +1,6 @@
 import MarqueeCore
 import MarqueeDisplay
+import MarqueeRender
 
 /// Everything `marquee run` was asked to do (the command line, parsed and validated).
 public struct RunOptions: Sendable {
@@ -33,6 +34,14 @@ public struct RunOptions: Sendable {
     public static let defaultMaxClients = 64
     /// Also take commands from an MQTT broker (`--mqtt` and the `--mqtt-*` flags).
     public var mqtt: MQTTSettings?
+    /// The scaled images kept ready to draw, in MiB (`--image-cache`).
+    public var imageCacheMegabytes = ImageStoreLimits.defaultCacheMegabytes
+    /// The largest picture decoded, in pixels (`--image-max-pixels`), checked from its header.
+    public var imageMaxPixels = ImageStoreLimits.defaultMaximumPixels
+    /// The image store's bounds for these options.
+    public var imageLimits: ImageStoreLimits {
+        ImageStoreLimits(cacheBytes: imageCacheMegabytes << 20, maximumPixels: imageMaxPixels)
+    }
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
     /// Reload `deckPath` whenever the file changes (`--watch`), keeping the scroll offset.

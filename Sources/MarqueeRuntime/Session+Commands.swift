@@ -180,6 +180,8 @@ extension Session {
         } catch {
             throw RuntimeError(error.message)
         }
+        // Image files may have been fixed or replaced along with the deck.
+        images.reload()
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
     }
 

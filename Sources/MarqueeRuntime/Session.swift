@@ -38,6 +38,9 @@ public final class Session {
     /// What each entry of `descriptors` after the signal descriptor stands for.
     private var watched: [Watched] = []
     let loader: DeckLoader
+    /// The deck's pictures, decoded on the store's own threads (`--image-cache`,
+    /// `--image-max-pixels`); the renderer looks them up, the loop polls its wake-up descriptor.
+    let images: ImageStore
     /// SIGHUP and `--watch` reloads being read (with what asked for them, for the log), applied
     /// in the order they were asked for.
     var pendingReloads: [(load: DeckLoad, cause: String)] = []
@@ -92,6 +95,11 @@ public final class Session {
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
         loader = try DeckLoader()
+        do {
+            images = try ImageStore(limits: options.imageLimits)
+        } catch {
+            throw RuntimeError(error.message)
+        }
         mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
         if let mqtt {
             sources.append(
@@ -154,7 +162,7 @@ public final class Session {
 
     /// What a polled descriptor stands for.
     private enum Watched {
-        case listener, loader, link, watcher
+        case listener, loader, link, watcher, images
         /// A source's input (and, for a client, its output on the same socket).
         case source(CommandSource)
         /// Standard output, when it is not the input's descriptor.
@@ -189,6 +197,7 @@ public final class Session {
         if let controlSocket, listenerPausedUntil == nil { watch(controlSocket.fd, POLLIN, .listener) }
         watch(loader.fd, POLLIN, .loader)
         if let watcher { watch(watcher.fd, POLLIN, .watcher) }
+        watch(images.wakeUpDescriptor, POLLIN, .images)
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
             // output's reader lags far behind): its writer is then pushed back by the pipe or
@@ -218,6 +227,7 @@ public final class Session {
             case .listener: listenerReadable = true
             case .loader: loader.drain()
             case .watcher: if watcher?.takeChanges() == true { deckFileChanged() }
+            case .images: takeImageChanges()
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()
             case .source(let source):
@@ -234,6 +244,20 @@ public final class Session {
             acceptClients(controlSocket)
         }
         return signalled
+    }
+
+    /// Images finished on the store's threads: each file that failed for the first time becomes
+    /// one `image-failed` event for every command source (it answers no command), and a frame is
+    /// asked for so the cards showing newly ready images are drawn again.
+    private func takeImageChanges() {
+        let changes = images.takeChanges()
+        for failure in changes.failures {
+            Log.error("image \(failure.path): \(failure.error)")
+            json.reset()
+            Messages.imageFailed(path: failure.path, error: failure.error, into: &json)
+            for source in sources { source.output.writeLine(json.bytes, event: true) }
+        }
+        if !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
     }
 
     /// Logs once that standard output's reader fell more than the cap behind.

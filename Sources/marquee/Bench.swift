@@ -1,5 +1,6 @@
 import ArgumentParser
 import MarqueeCore
+import MarqueeRender
 import MarqueeRuntime
 
 extension BenchScene: ExpressibleByArgument {}
@@ -53,6 +54,22 @@ struct Bench: ParsableCommand {
     )
     var scanout = false
 
+    @Flag(
+        help:
+            "Instead of a scene, time decoding and scaling a 600x400 JPEG to 600x400, 300x200 and 150x100, and a store decoding 200 such files; report the image cache's memory."
+    )
+    var images = false
+
+    @Option(
+        name: .customLong("image-cache"),
+        help: "With --images: the image cache's bound in MiB.")
+    var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
+
+    @Option(
+        name: .customLong("image-max-pixels"),
+        help: "With --images: the largest picture decoded, in pixels.")
+    var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
+
     @Flag(help: "Print one JSON line instead of a table.")
     var json = false
 
@@ -67,6 +84,8 @@ struct Bench: ParsableCommand {
             throw ValidationError("--frames must be from 1 to 100000")
         }
         if frameTimes, !json { throw ValidationError("--frame-times needs --json") }
+        if !(1...65_536).contains(imageCache) { throw ValidationError("--image-cache must be from 1 to 65536 MiB") }
+        if imageMaxPixels < 1 { throw ValidationError("--image-max-pixels must be at least 1") }
         if scene.edits, scrollToCard != nil {
             throw ValidationError("--scroll-to-card does not apply to \(scene.rawValue) (it does not scroll)")
         }
@@ -83,6 +102,10 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if images {
+            try runImages()
+            return
+        }
         for count in cardCounts {
             var result: BenchRunner.Result
             do throws(RuntimeError) {
@@ -98,4 +121,46 @@ struct Bench: ParsableCommand {
             print(json ? result.jsonLine : result.table)
         }
     }
+
+    private func runImages() throws {
+        let result: ImageBenchmark.Result
+        do throws(ImageError) {
+            result = try ImageBenchmark.run(
+                limits: ImageStoreLimits(cacheBytes: imageCache << 20, maximumPixels: imageMaxPixels))
+        } catch {
+            Log.error(error.message)
+            throw ExitCode.failure
+        }
+        let statistics = result.statistics
+        if json {
+            let timings = result.timings.map {
+                "{\"size\":\"\($0.width)x\($0.height)\",\"p50_ms\":\(format($0.medianMilliseconds)),\"max_ms\":\(format($0.worstMilliseconds))}"
+            }
+            print(
+                "{\"scene\":\"images\",\"jpeg_bytes\":\(result.fileBytes),\"decode_scale\":[\(timings.joined(separator: ","))],"
+                    + "\"store_files\":\(result.storeFiles),\"store_s\":\(format(result.storeSeconds)),"
+                    + "\"cache_bytes\":\(statistics.cachedBytes),\"cache_limit_bytes\":\(result.cacheLimitBytes),"
+                    + "\"cached_images\":\(statistics.cachedImages),\"evictions\":\(statistics.evictions)}")
+            return
+        }
+        print(
+            "images: one 600x400 JPEG (\(result.fileBytes) bytes), decoded and scaled (cover, radius 12) on one thread")
+        for timing in result.timings {
+            print(
+                "  to \(timing.width)x\(timing.height): p50 \(format(timing.medianMilliseconds)) ms, max \(format(timing.worstMilliseconds)) ms"
+            )
+        }
+        print(
+            "store: \(result.storeFiles) distinct files at 600x400 in \(format(result.storeSeconds)) s; cache \(format(Double(statistics.cachedBytes) / 1_048_576)) MiB of \(format(Double(result.cacheLimitBytes) / 1_048_576)) MiB, \(statistics.cachedImages) images, \(statistics.evictions) evicted"
+        )
+    }
+
+    private func format(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        return "\(hundredths / 100).\(String(hundredths % 100).leftPad(2))"
+    }
+}
+
+extension String {
+    fileprivate func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MarqueeCore
 import MarqueeDisplay
+import MarqueeRender
 import MarqueeRuntime
 
 extension BackendKind: ExpressibleByArgument {}
@@ -115,7 +116,9 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("restrict-paths"),
-        help: "Let snapshot and load touch only files under this directory (after resolving .. and symlinks).")
+        help:
+            "Let snapshot, load and the deck's images touch only files under this directory (after resolving .. and symlinks)."
+    )
     var restrictPaths: String?
 
     @Flag(
@@ -123,6 +126,20 @@ struct Run: ParsableCommand {
             "Reload the --deck file whenever it is saved, keeping the scroll; a broken file leaves the last good deck and says why on stderr (and in the window's title). Keeps the software backend running after standard input ends."
     )
     var watch = false
+
+    @Option(
+        name: .customLong("image-cache"),
+        help:
+            "Memory for images scaled and ready to draw, in MiB; the least recently shown are dropped first and decoded again when needed."
+    )
+    var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
+
+    @Option(
+        name: .customLong("image-max-pixels"),
+        help:
+            "Refuse image files whose header declares more pixels than this, before decoding them; they draw their placeholder and emit image-failed."
+    )
+    var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
     @Flag(help: "Play the appear sequence (cards appear one after another) when the deck is first shown.")
     var appear = false
@@ -189,6 +206,12 @@ struct Run: ParsableCommand {
         if !(1...4096).contains(maxClients) {
             throw ValidationError("--max-clients must be from 1 to 4096 (got \(maxClients))")
         }
+        if !(1...65_536).contains(imageCache) {
+            throw ValidationError("--image-cache must be from 1 to 65536 MiB (got \(imageCache))")
+        }
+        if !(1...1_000_000_000).contains(imageMaxPixels) {
+            throw ValidationError("--image-max-pixels must be from 1 to 1000000000 (got \(imageMaxPixels))")
+        }
         if let maxFPS, !(maxFPS.isFinite && maxFPS >= 1 && maxFPS <= 1000) {
             throw ValidationError("--max-fps must be from 1 to 1000 (got \(maxFPS))")
         }
@@ -215,6 +238,8 @@ struct Run: ParsableCommand {
         options.appearAtStart = appear
         options.watchDeck = watch
         options.restrictPaths = restrictPaths
+        options.imageCacheMegabytes = imageCache
+        options.imageMaxPixels = imageMaxPixels
         options.controlSocket = controlSocket
         options.maxClients = maxClients
         options.mqtt = try? mqtt.settings()  // validated already

@@ -98,6 +98,19 @@ final class CLIParsingTests: XCTestCase {
         XCTAssertEqual(run.options.restrictPaths, "/srv")
     }
 
+    func testImageOptions() throws {
+        let defaults = try XCTUnwrap(Marquee.parseAsRoot(["run"]) as? Run).options
+        XCTAssertEqual(defaults.imageLimits.cacheBytes, 64 << 20)
+        XCTAssertEqual(defaults.imageLimits.maximumPixels, 40_000_000)
+        let run = try XCTUnwrap(
+            Marquee.parseAsRoot(["run", "--image-cache", "16", "--image-max-pixels", "2000000"]) as? Run)
+        XCTAssertEqual(run.options.imageLimits.cacheBytes, 16 << 20)
+        XCTAssertEqual(run.options.imageLimits.maximumPixels, 2_000_000)
+        for arguments in [["--image-cache", "0"], ["--image-cache", "x"], ["--image-max-pixels", "0"]] {
+            XCTAssertThrowsError(try Marquee.parseAsRoot(["run"] + arguments), "\(arguments)")
+        }
+    }
+
     func testDisplayOptions() throws {
         let run = try XCTUnwrap(
             Marquee.parseAsRoot([
@@ -158,6 +171,7 @@ final class CLIParsingTests: XCTestCase {
         for option in [
             "--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace",
             "--exit-on-eof", "--device", "--connector", "--mode", "--rotate", "--no-atomic", "--watch",
+            "--image-cache", "--image-max-pixels",
         ] {
             XCTAssertTrue(help.contains(option), option)
         }

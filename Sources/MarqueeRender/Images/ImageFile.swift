@@ -1,0 +1,89 @@
+import Glibc
+
+/// Reading image files so that no path a deck names can hang a worker or exhaust memory: the same
+/// rules as the runtime's deck and font reading (`RegularFile` in MarqueeRuntime, which the
+/// renderer cannot import). The path is looked at with `stat` first (a FIFO, a device, a socket or
+/// a directory is refused without being opened), opened with `O_NONBLOCK` (a FIFO swapped in
+/// meanwhile opens at once instead of waiting for a writer) and checked again with `fstat` on the
+/// descriptor that is read. The size is capped before anything is allocated.
+enum ImageFile {
+    /// What identifies one version of a file: a failure is remembered for it, and an image cached
+    /// from it is dropped by `ImageStore.reload()` once the file has changed.
+    struct Identity: Hashable, Sendable {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        var size: Int = 0
+        var modified: Int = 0  // nanoseconds
+        /// The errno of a failed `stat` (a missing file is a version of its own), else 0.
+        var missing: Int32 = 0
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int(status.st_size)
+            modified = Int(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(status.st_mtim.tv_nsec)
+        }
+
+        init(missing: Int32) { self.missing = missing }
+
+        /// The identity of `path` now (one `stat`).
+        static func of(_ path: String) -> Identity {
+            var status = stat()
+            return stat(path, &status) == 0 ? Identity(status) : Identity(missing: errno)
+        }
+    }
+
+    /// The whole file, or an error; `identity` is that of the file actually read (or of the
+    /// failed `stat`).
+    static func read(_ path: String, maximumBytes: Int) -> (Result<[UInt8], ImageError>, Identity) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            return (.failure(ImageError(String(cString: strerror(code)))), Identity(missing: code))
+        }
+        if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), Identity(status)) }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return (.failure(ImageError(String(cString: strerror(errno)))), Identity(status)) }
+        defer { close(fd) }
+        guard fstat(fd, &status) == 0 else {
+            return (.failure(ImageError(String(cString: strerror(errno)))), Identity(status))
+        }
+        let identity = Identity(status)
+        if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), identity) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return (.failure(ImageError(String(cString: strerror(errno)))), identity)
+            }
+            if count == 0 { break }  // the file shrank while it was read: the decoder sees the end
+            filled += count
+        }
+        if filled < bytes.count { bytes.removeLast(bytes.count - filled) }
+        return (.success(bytes), identity)
+    }
+
+    private static func refusal(_ status: stat, _ maximumBytes: Int) -> ImageError? {
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else { return ImageError("it is \(describe(type)), not a regular file") }
+        guard Int(status.st_size) <= maximumBytes else {
+            return ImageError("it has \(status.st_size) bytes, more than the \(maximumBytes) an image file may have")
+        }
+        return nil
+    }
+
+    private static func describe(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a directory"
+        default: "not a plain file"
+        }
+    }
+}

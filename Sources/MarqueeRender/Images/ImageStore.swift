@@ -1,0 +1,459 @@
+import Glibc
+
+/// The renderer's pictures: decoded and scaled on worker threads, kept in a bounded cache, looked
+/// up on the frame path without ever reading or decoding there.
+///
+/// - Lookups (`image(for:now:)`) take one lock and return at once; a request not known yet is
+///   queued ahead of every prefetched one.
+/// - A worker takes the oldest waiting request and, with it, every other waiting request for the
+///   same file: the file is read and decoded once (a JPEG at the smallest DCT scale still large
+///   enough for the largest of them) and scaled once per size. The decoded original is dropped as
+///   soon as those requests are served: originals are the large part (a 600x400 photo is 960 KB,
+///   its 300x200 thumbnail a quarter of it) and a new size is rare once a deck is laid out.
+/// - Scaled images stay in a cache of at most `cacheBytes`, evicting the least recently looked-up
+///   first. An evicted image asked for again is decoded again.
+/// - A file that cannot be shown fails for every size; it stays failed until it changes (a worker
+///   looks every `recheckSeconds`) or `reload()` (the session calls it when the deck is
+///   replaced), and is reported once per version of the file.
+/// - Every finished file writes a byte to `wakeUpDescriptor`; the run loop polls it, calls
+///   `takeChanges()` and redraws the cards whose requests became ready.
+public final class ImageStore: ImageProviding {
+    public let limits: ImageStoreLimits
+    private let work: ImageWork
+
+    public init(limits: ImageStoreLimits = ImageStoreLimits()) throws(ImageError) {
+        self.limits = limits
+        work = try ImageWork(limits: limits)
+        for _ in 0..<limits.threads {
+            let context = Unmanaged.passRetained(work).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<ImageWork>.fromOpaque(context!).takeRetainedValue().serve()
+                    return nil
+                }, context)
+            guard status == 0 else {
+                Unmanaged<ImageWork>.fromOpaque(context).release()
+                work.stop()
+                throw ImageError("cannot start an image decoding thread: \(String(cString: strerror(status)))")
+            }
+            pthread_detach(thread)
+        }
+    }
+
+    deinit { work.stop() }
+
+    /// Readable when an image became ready or failed since the last `takeChanges()`.
+    public var wakeUpDescriptor: Int32 { work.pipe.readEnd }
+
+    public func image(for request: ImageRequest, now: Double) -> ImageState {
+        work.lookUp(request, now: now)
+    }
+
+    public func prefetch(_ requests: [ImageRequest]) { work.prefetch(requests) }
+
+    /// Empties the wake-up pipe and returns what changed since the last call.
+    public func takeChanges() -> ImageChanges {
+        work.pipe.drain()
+        return work.takeChanges()
+    }
+
+    /// Forgets every failure and every waiting request, and drops cached images whose file has
+    /// changed (one `stat` per file): for `load` and `apply`, when files may have been fixed.
+    public func reload() { work.reload() }
+
+    /// Reports a path refused before any request was made for it (outside `--restrict-paths`), as
+    /// a failure of its own: one `image-failed` event per path.
+    public func reportRefused(path: String, error: String) { work.reportRefused(path: path, error: error) }
+
+    public var statistics: ImageStoreStatistics { work.statistics }
+}
+
+/// The state the store and its workers share, behind one mutex; workers sleep on a condition
+/// variable while nothing is queued.
+final class ImageWork: @unchecked Sendable {
+    enum Phase { case queued, decoding, ready, failed }
+
+    struct Entry {
+        var phase: Phase
+        var urgent = false
+        var image: PixmanImage?
+        var readyAt: Double?
+        var lastUse: UInt64 = 0
+        var identity: ImageFile.Identity?
+        var failure: String?
+    }
+
+    struct FailedFile {
+        var identity: ImageFile.Identity?
+        var message: String
+        /// The requests that asked for it (at most `rememberedRequests`), queued again when the
+        /// file changes.
+        var requests: Set<ImageRequest> = []
+    }
+
+    static let rememberedRequests = 64
+
+    /// What a worker does next.
+    enum Job {
+        case decode([ImageRequest])
+        /// Look whether these failed files have changed since they failed.
+        case recheck([String: ImageFile.Identity?])
+    }
+
+    let limits: ImageStoreLimits
+    let pipe: ReadinessPipe
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    private var entries: [ImageRequest: Entry] = [:]
+    private var urgentQueue: [ImageRequest] = []
+    private var aheadQueue: [ImageRequest] = []
+    private var failedFiles: [String: FailedFile] = [:]
+    /// Versions of files already reported, so each is reported once for the whole run.
+    private var reported: Set<String> = []
+    private var newFailures: [ImageFailure] = []
+    private var newlyReady: Set<ImageRequest> = []
+    private var cachedBytes = 0
+    private var useClock: UInt64 = 0
+    private var counters = ImageStoreStatistics(cachedBytes: 0, cachedImages: 0, decodes: 0, scales: 0, evictions: 0)
+    private var stopping = false
+    /// When failed files are next looked at again (CLOCK_MONOTONIC seconds).
+    private var nextRecheck = 0.0
+    /// Files a worker is reading or decoding now.
+    private var busyPaths: Set<String> = []
+
+    init(limits: ImageStoreLimits) throws(ImageError) {
+        self.limits = limits
+        pipe = try ReadinessPipe()
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    func stop() {
+        locked {
+            stopping = true
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    /// Why a request can never be served, before anything is read.
+    private func refusal(_ request: ImageRequest) -> String? {
+        if request.width <= 0 || request.height <= 0 { return "the image's box is empty" }
+        if request.width * request.height > limits.maximumPixels {
+            return
+                "the box \(request.width)x\(request.height) is more than the \(limits.maximumPixels) pixels of --image-max-pixels"
+        }
+        if request.width * request.height * 4 > limits.cacheBytes {
+            return "the box \(request.width)x\(request.height) needs more than the whole --image-cache"
+        }
+        return nil
+    }
+
+    // MARK: The frame path
+
+    func lookUp(_ request: ImageRequest, now: Double) -> ImageState {
+        locked {
+            if let failed = failedFiles[request.path] {
+                if failed.requests.count < Self.rememberedRequests {
+                    failedFiles[request.path]!.requests.insert(request)
+                }
+                return .failed(failed.message)
+            }
+            if let entry = entries[request] {
+                switch entry.phase {
+                case .ready:
+                    useClock += 1
+                    entries[request]!.lastUse = useClock
+                    // Ready from the first frame that can draw it: the fade-in starts there.
+                    let readyAt = entry.readyAt ?? now
+                    entries[request]!.readyAt = readyAt
+                    return .ready(entry.image!, readyAt: readyAt)
+                case .failed: return .failed(entry.failure ?? "cannot be shown")
+                case .decoding: return .pending
+                case .queued:
+                    if !entry.urgent {
+                        entries[request]!.urgent = true
+                        urgentQueue.append(request)
+                        pthread_cond_signal(condition)
+                    }
+                    return .pending
+                }
+            }
+            if let reason = refusal(request) {
+                entries[request] = Entry(phase: .failed, failure: reason)
+                return .failed(reason)
+            }
+            entries[request] = Entry(phase: .queued, urgent: true)
+            urgentQueue.append(request)
+            pthread_cond_signal(condition)
+            return .pending
+        }
+    }
+
+    func prefetch(_ requests: [ImageRequest]) {
+        locked {
+            var added = false
+            for request in requests where entries[request] == nil && failedFiles[request.path] == nil {
+                guard refusal(request) == nil else { continue }
+                entries[request] = Entry(phase: .queued)
+                aheadQueue.append(request)
+                added = true
+            }
+            // The oldest prefetches are the furthest behind the scroll by now.
+            while aheadQueue.count > limits.maximumPrefetches {
+                let old = aheadQueue.removeFirst()
+                if let entry = entries[old], entry.phase == .queued, !entry.urgent { entries[old] = nil }
+            }
+            if added { pthread_cond_signal(condition) }
+        }
+    }
+
+    func takeChanges() -> ImageChanges {
+        locked {
+            defer {
+                newlyReady = []
+                newFailures = []
+            }
+            return ImageChanges(ready: newlyReady, failures: newFailures)
+        }
+    }
+
+    var statistics: ImageStoreStatistics {
+        locked {
+            var result = counters
+            result.cachedBytes = cachedBytes
+            result.cachedImages = entries.values.count { $0.phase == .ready }
+            return result
+        }
+    }
+
+    func reportRefused(path: String, error: String) {
+        let fresh = locked {
+            guard reported.insert("refused\u{0}\(path)").inserted else { return false }
+            newFailures.append(ImageFailure(path: path, error: error))
+            return true
+        }
+        if fresh { pipe.signal() }
+    }
+
+    func reload() {
+        let cached: [(ImageRequest, ImageFile.Identity?)] = locked {
+            failedFiles = [:]
+            urgentQueue = []
+            aheadQueue = []
+            for (request, entry) in entries where entry.phase == .queued || entry.phase == .failed {
+                entries[request] = nil
+            }
+            return entries.compactMap { $0.value.phase == .ready ? ($0.key, $0.value.identity) : nil }
+        }
+        var now: [String: ImageFile.Identity] = [:]
+        for (request, _) in cached where now[request.path] == nil { now[request.path] = .of(request.path) }
+        locked {
+            for (request, identity) in cached where identity != now[request.path] {
+                if let entry = entries[request], entry.phase == .ready, entry.identity == identity {
+                    cachedBytes -= entry.image?.byteCount ?? 0
+                    entries[request] = nil
+                }
+            }
+        }
+    }
+
+    // MARK: The workers
+
+    /// A worker's life: take a file's waiting requests, serve them, until the store goes away.
+    func serve() {
+        // Decoding yields to the loop: on a board with two cores, a burst of photos must not take
+        // the CPU a frame needs. On Linux a nice value belongs to a thread, and `who` 0 is the
+        // calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        while let job = nextJob() {
+            guard case .decode(let group) = job else {
+                if case .recheck(let failed) = job { recheck(failed) }
+                continue
+            }
+            let path = group[0].path
+            let (read, identity) = ImageFile.read(path, maximumBytes: limits.maximumFileBytes)
+            let outcome: Result<[ImageRequest: Result<PixmanImage, ImageError>], ImageError>
+            switch read {
+            case .failure(let error): outcome = .failure(error)
+            case .success(let bytes): outcome = decodeAndScale(bytes, group)
+            }
+            finish(path, group, identity, outcome)
+            pipe.signal()
+        }
+    }
+
+    private func decodeAndScale(_ bytes: [UInt8], _ group: [ImageRequest])
+        -> Result<[ImageRequest: Result<PixmanImage, ImageError>], ImageError>
+    {
+        do throws(ImageError) {
+            let size = try ImageDecoder.size(of: bytes, maximumPixels: limits.maximumPixels)
+            let fits = group.map { ImageScaler.drawnSize(source: size, box: ($0.width, $0.height), fit: $0.fit) }
+            locked { counters.decodes += 1 }
+            let original = try ImageDecoder.decode(bytes, maximumPixels: limits.maximumPixels, drawnAt: fits)
+            var scaled: [ImageRequest: Result<PixmanImage, ImageError>] = [:]
+            for request in group {
+                do throws(ImageError) {
+                    scaled[request] = .success(try ImageScaler.scale(original, to: request))
+                } catch {
+                    scaled[request] = .failure(error)
+                }
+            }
+            return .success(scaled)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The first waiting request in `queue` whose file no other worker is decoding (its turn
+    /// comes when that worker is done, and the file is then read once for all of them); stale
+    /// records (served or forgotten since) are dropped on the way.
+    private func take(from queue: inout [ImageRequest]) -> ImageRequest? {
+        var index = 0
+        while index < queue.count {
+            let request = queue[index]
+            guard entries[request]?.phase == .queued else {
+                queue.remove(at: index)
+                continue
+            }
+            if busyPaths.contains(request.path) {
+                index += 1
+                continue
+            }
+            queue.remove(at: index)
+            return request
+        }
+        return nil
+    }
+
+    /// Waits for work; nil when the store is gone.
+    private func nextJob() -> Job? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !stopping {
+            if !failedFiles.isEmpty, Self.monotonicNow() >= nextRecheck {
+                nextRecheck = Self.monotonicNow() + limits.recheckSeconds
+                return .recheck(failedFiles.mapValues(\.identity))
+            }
+            if let head = take(from: &urgentQueue) ?? take(from: &aheadQueue) {
+                var group = [head]
+                for (request, entry) in entries
+                where entry.phase == .queued && request.path == head.path && request != head {
+                    group.append(request)
+                }
+                for request in group { entries[request]!.phase = .decoding }
+                busyPaths.insert(head.path)
+                return .decode(group)
+            }
+            if failedFiles.isEmpty {
+                pthread_cond_wait(condition, mutex)
+            } else {
+                // Wake for the next look at the failed files (the condition variable's clock is
+                // CLOCK_REALTIME; a jump of the wall clock only moves one look).
+                var deadline = timespec()
+                clock_gettime(CLOCK_REALTIME, &deadline)
+                let wait = max(0, nextRecheck - Self.monotonicNow())
+                let nanoseconds = Int(deadline.tv_nsec) + Int((wait - wait.rounded(.down)) * 1e9)
+                deadline.tv_sec += Int(wait.rounded(.down)) + nanoseconds / 1_000_000_000
+                deadline.tv_nsec = nanoseconds % 1_000_000_000
+                pthread_cond_timedwait(condition, mutex, &deadline)
+            }
+        }
+        return nil
+    }
+
+    /// Failed files whose identity (device, inode, size, modification time, or the error of a
+    /// missing file) is not what it was when they failed are forgotten, and the requests that
+    /// asked for them queued again: a photo copied in after the deck was shown appears by itself.
+    private func recheck(_ failed: [String: ImageFile.Identity?]) {
+        var changed: [String] = []
+        for (path, identity) in failed where ImageFile.Identity.of(path) != identity { changed.append(path) }
+        guard !changed.isEmpty else { return }
+        locked {
+            for path in changed {
+                guard let file = failedFiles.removeValue(forKey: path) else { continue }
+                for request in file.requests where entries[request] == nil {
+                    entries[request] = Entry(phase: .queued)
+                    aheadQueue.append(request)
+                }
+            }
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    static func monotonicNow() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func finish(
+        _ path: String, _ group: [ImageRequest], _ identity: ImageFile.Identity,
+        _ outcome: Result<[ImageRequest: Result<PixmanImage, ImageError>], ImageError>
+    ) {
+        locked {
+            busyPaths.remove(path)
+            pthread_cond_broadcast(condition)  // requests for this file waited for it
+            switch outcome {
+            case .failure(let error):
+                var requests = Set(group.prefix(Self.rememberedRequests))
+                for (request, _) in entries where request.path == path && requests.count < Self.rememberedRequests {
+                    requests.insert(request)
+                }
+                if failedFiles.isEmpty { nextRecheck = Self.monotonicNow() + limits.recheckSeconds }
+                failedFiles[path] = FailedFile(identity: identity, message: error.message, requests: requests)
+                for (request, entry) in entries where request.path == path {
+                    if entry.phase == .ready { cachedBytes -= entry.image?.byteCount ?? 0 }
+                    entries[request] = nil
+                }
+                if reported.insert("\(path)\u{0}\(identity)").inserted {
+                    newFailures.append(ImageFailure(path: path, error: error.message))
+                }
+            case .success(let images):
+                for (request, result) in images where entries[request]?.phase == .decoding {
+                    switch result {
+                    case .failure(let error):
+                        entries[request] = Entry(phase: .failed, failure: error.message)
+                    case .success(let image):
+                        counters.scales += 1
+                        makeRoom(for: image.byteCount)
+                        cachedBytes += image.byteCount
+                        entries[request] = Entry(phase: .ready, image: image, identity: identity)
+                        newlyReady.insert(request)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Evicts the least recently looked-up images until `bytes` more fit in the cache. (A scan
+    /// per insertion: the cache holds hundreds of images, not millions.)
+    private func makeRoom(for bytes: Int) {
+        while cachedBytes + bytes > limits.cacheBytes {
+            var oldest: (ImageRequest, UInt64)?
+            for (request, entry) in entries where entry.phase == .ready {
+                if oldest == nil || entry.lastUse < oldest!.1 { oldest = (request, entry.lastUse) }
+            }
+            guard let (victim, _) = oldest else { return }
+            cachedBytes -= entries[victim]!.image!.byteCount
+            entries[victim] = nil
+            newlyReady.remove(victim)
+            counters.evictions += 1
+        }
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import MarqueeCore
+import MarqueeRender
+import XCTest
+
+/// The image store with real files and real worker threads: the wake-up descriptor, decoding
+/// once per file and size, failures reported once, the cache's bound, and frame requests served
+/// before prefetches.
+final class ImageStoreTests: XCTestCase {
+    /// Looks `requests` up (as frames do) until none is pending, sleeping on the wake-up
+    /// descriptor in between; fails after `seconds` (a stall).
+    @discardableResult
+    private func settle(
+        _ store: ImageStore, _ requests: [ImageRequest], seconds: Double = 30, file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> [ImageRequest: ImageState] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            var states: [ImageRequest: ImageState] = [:]
+            for request in requests { states[request] = store.image(for: request, now: 1) }
+            if !states.values.contains(where: { if case .pending = $0 { true } else { false } }) { return states }
+            if Date() > deadline {
+                XCTFail("images still pending after \(seconds) s", file: file, line: line)
+                return states
+            }
+            var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 100)
+        }
+    }
+
+    private func isReady(_ state: ImageState?) -> Bool { if case .ready = state { true } else { false } }
+
+    private func failure(_ state: ImageState?) -> String? { if case .failed(let why) = state { why } else { nil } }
+
+    /// An opaque PNG of its own colour, written with Marquee's PNG writer.
+    private func writePNG(_ path: String, width: Int = 100, height: Int = 100, seed: Int = 0) throws {
+        let buffer = PixelBuffer(width: width, height: height)
+        buffer.withPixels { pixels in
+            for y in 0..<height {
+                for x in 0..<width {
+                    pixels[y * buffer.stride + x] =
+                        0xFF00_0000 | UInt32((x + seed * 37) & 0xFF) << 16 | UInt32(y & 0xFF) << 8 | UInt32(seed & 0xFF)
+                }
+            }
+        }
+        try PNGFile.write(buffer, to: path)
+    }
+
+    func testWakeUpDescriptorBecomesReadableWhenADecodeFinishes() throws {
+        let files = try ImageTestFiles()
+        try writePNG(files.path("a.png"))
+        let store = try ImageStore()
+        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&descriptor, 1, 0), 0, "nothing finished yet")
+        let request = ImageRequest(path: files.path("a.png"), width: 50, height: 40, fit: .cover, radius: 6)
+        guard case .pending = store.image(for: request, now: 0) else { return XCTFail("a lookup never decodes") }
+        XCTAssertEqual(poll(&descriptor, 1, 20_000), 1, "readable once decoded")
+        let changes = store.takeChanges()
+        XCTAssertEqual(changes.ready, [request])
+        XCTAssertEqual(changes.failures, [])
+        XCTAssertEqual(poll(&descriptor, 1, 0), 0, "emptied by takeChanges")
+        guard case .ready(let image, let readyAt) = store.image(for: request, now: 2.5) else {
+            return XCTFail("ready after the wake-up")
+        }
+        XCTAssertEqual(image.width, 50)
+        XCTAssertEqual(image.height, 40)
+        XCTAssertEqual(readyAt, 2.5, "ready from the first frame that sees it")
+        guard case .ready(_, let later) = store.image(for: request, now: 3) else { return XCTFail() }
+        XCTAssertEqual(later, 2.5, "the fade-in's start does not move")
+    }
+
+    func testOneFileInManyCardsIsDecodedOncePerSize() throws {
+        let files = try ImageTestFiles()
+        let photo = ImageTestFiles.Picture(width: 600, height: 400) { x, y in (UInt8(x % 256), UInt8(y % 256), 7, 255) }
+        try files.writeJPEG(photo, as: "photo.jpg")
+        let store = try ImageStore()
+        let card = ImageRequest(path: files.path("photo.jpg"), width: 300, height: 200, fit: .cover)
+        for _ in 0..<50 { _ = store.image(for: card, now: 0) }  // fifty cards, one frame
+        settle(store, [card])
+        XCTAssertEqual(store.statistics.decodes, 1)
+        XCTAssertEqual(store.statistics.scales, 1)
+        // Two more sizes queued together: one more read and decode, two more scaled images.
+        let sizes = [
+            ImageRequest(path: card.path, width: 120, height: 80, fit: .contain),
+            ImageRequest(path: card.path, width: 64, height: 64, fit: .cover, radius: 8),
+        ]
+        store.prefetch(sizes + sizes)
+        settle(store, sizes + [card])
+        XCTAssertEqual(store.statistics.decodes, 2)
+        XCTAssertEqual(store.statistics.scales, 3)
+        XCTAssertEqual(store.statistics.cachedImages, 3)
+        XCTAssertEqual(store.statistics.cachedBytes, (300 * 200 + 120 * 80 + 64 * 64) * 4)
+    }
+
+    func testBrokenFilesFailOnceEachWithoutStallOrCrash() throws {
+        let files = try ImageTestFiles()
+        let good = ImageTestFiles.Picture(width: 64, height: 48) { x, y in (UInt8(x * 4), UInt8(y * 5), 9, 255) }
+        try files.write(good, as: "good.png")
+        try files.writeJPEG(good, as: "good.jpg")
+        let png = try files.bytes("good.png")
+        let jpeg = try files.bytes("good.jpg")
+        var corrupt = jpeg
+        for index in stride(from: jpeg.count / 2, to: jpeg.count - 2, by: 3) { corrupt[index] = 0xFF }
+        XCTAssertEqual(mkfifo(files.path("fifo.png"), 0o644), 0)
+        try FileManager.default.createDirectory(atPath: files.path("folder.png"), withIntermediateDirectories: false)
+        let cases: [(path: String, error: String)] = [
+            (files.path("missing.png"), "No such file or directory"),
+            (try files.save(Array(png.prefix(png.count / 2)), as: "truncated.png"), "corrupt PNG"),
+            (try files.save(Array(jpeg.prefix(jpeg.count / 2)), as: "truncated.jpg"), "corrupt JPEG"),
+            (try files.save(corrupt, as: "corrupt.jpg"), "corrupt JPEG"),
+            (try files.save(Array("<svg/>".utf8), as: "text.png"), "not a PNG or JPEG file"),
+            (files.path("fifo.png"), "it is a FIFO (named pipe), not a regular file"),
+            ("/dev/zero", "it is a character device, not a regular file"),
+            (files.path("folder.png"), "it is a directory, not a regular file"),
+            (
+                try files.save(ImageTestFiles.pngHeader(width: 100_000, height: 100_000), as: "huge.png"),
+                "100000x100000 is 10000000000 pixels, more than the 40000000 of --image-max-pixels"
+            ),
+            (
+                try files.save(ImageTestFiles.withDeclaredSize(jpeg, width: 65_000, height: 65_000), as: "huge.jpg"),
+                "65000x65000 is 4225000000 pixels, more than the 40000000 of --image-max-pixels"
+            ),
+        ]
+        let store = try ImageStore()
+        // Every broken file in two sizes, and a good one among them that must not be held up.
+        var requests = cases.flatMap { broken in
+            [
+                ImageRequest(path: broken.path, width: 80, height: 60, fit: .contain),
+                ImageRequest(path: broken.path, width: 40, height: 40, fit: .cover, radius: 4),
+            ]
+        }
+        let fine = ImageRequest(path: files.path("good.png"), width: 32, height: 24, fit: .fill)
+        requests.append(fine)
+        let states = settle(store, requests)
+        XCTAssertTrue(isReady(states[fine]))
+        for request in requests where request != fine {
+            let expected = cases.first { $0.path == request.path }!.error
+            XCTAssertTrue(
+                failure(states[request])?.contains(expected) == true,
+                "\(request.path): \(String(describing: states[request])), expected \(expected)")
+        }
+        var failures = store.takeChanges().failures
+        failures.sort { $0.path < $1.path }
+        XCTAssertEqual(failures.map(\.path), cases.map(\.path).sorted(), "one failure per file")
+        for failure in failures {
+            XCTAssertTrue(failure.error.contains(cases.first { $0.path == failure.path }!.error), "\(failure)")
+        }
+        XCTAssertEqual(store.statistics.cachedBytes, 32 * 24 * 4, "nothing kept for broken files")
+        // Still failed later, and not reported again.
+        for request in requests where request != fine {
+            XCTAssertNotNil(failure(store.image(for: request, now: 2)))
+        }
+        XCTAssertEqual(store.takeChanges().failures, [])
+        // After a reload the same broken files are tried again but not reported again; a file
+        // fixed meanwhile shows.
+        try FileManager.default.removeItem(atPath: files.path("truncated.png"))
+        try FileManager.default.copyItem(atPath: files.path("good.png"), toPath: files.path("truncated.png"))
+        store.reload()
+        let again = settle(store, requests)
+        for request in requests {
+            XCTAssertEqual(
+                isReady(again[request]), request == fine || request.path == files.path("truncated.png"), request.path)
+        }
+        XCTAssertEqual(store.takeChanges().failures, [], "unchanged files are reported once")
+    }
+
+    func testAFailedFileThatChangesIsShownWithoutAReload() throws {
+        let files = try ImageTestFiles()
+        try writePNG(files.path("good.png"))
+        let good = try files.bytes("good.png")
+        let late = files.path("late.png")
+        let broken = try files.save(Array(good.prefix(good.count / 2)), as: "broken.png")
+        let store = try ImageStore(limits: ImageStoreLimits(recheckSeconds: 0.2))
+        let requests = [late, broken].map { ImageRequest(path: $0, width: 20, height: 20, fit: .fill) }
+        let states = settle(store, requests)
+        XCTAssertNotNil(failure(states[requests[0]]))
+        XCTAssertNotNil(failure(states[requests[1]]))
+        XCTAssertEqual(store.takeChanges().failures.count, 2)
+        let decodes = store.statistics.decodes
+        // Unchanged, the broken file is not decoded again however often it is looked at.
+        usleep(700_000)
+        XCTAssertEqual(store.statistics.decodes, decodes)
+        // The missing file copied in: ready without a reload, and the wake-up says so.
+        _ = try files.save(good, as: "late.png")
+        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+        var ready: Set<ImageRequest> = []
+        let deadline = Date().addingTimeInterval(20)
+        while !ready.contains(requests[0]) && Date() < deadline {
+            _ = poll(&descriptor, 1, 100)
+            ready.formUnion(store.takeChanges().ready)
+        }
+        XCTAssertEqual(ready, [requests[0]])
+        XCTAssertTrue(isReady(store.image(for: requests[0], now: 3)))
+        XCTAssertNotNil(failure(store.image(for: requests[1], now: 3)))
+    }
+
+    func testCacheStaysWithinItsBoundUnderManyDistinctImages() throws {
+        let files = try ImageTestFiles()
+        let bound = 200_000  // five 100x100 images
+        let store = try ImageStore(limits: ImageStoreLimits(cacheBytes: bound))
+        var requests: [ImageRequest] = []
+        for index in 0..<40 {
+            try writePNG(files.path("\(index).png"), seed: index)
+            requests.append(ImageRequest(path: files.path("\(index).png"), width: 100, height: 100, fit: .fill))
+        }
+        for request in requests {
+            XCTAssertTrue(isReady(settle(store, [request])[request]))
+            XCTAssertLessThanOrEqual(store.statistics.cachedBytes, bound)
+        }
+        let statistics = store.statistics
+        XCTAssertEqual(statistics.cachedImages, 5)
+        XCTAssertEqual(statistics.evictions, 35)
+        XCTAssertEqual(statistics.decodes, 40)
+        // The most recently shown are the ones kept: no new decode for them, the oldest pending.
+        for request in requests.suffix(5) { XCTAssertTrue(isReady(store.image(for: request, now: 2))) }
+        guard case .pending = store.image(for: requests[0], now: 2) else { return XCTFail("the oldest was evicted") }
+        // Many at once (prefetching more than fits): the 35 not cached are decoded again, each
+        // evicting another, and the bound holds all the way.
+        store.prefetch(requests)
+        let deadline = Date().addingTimeInterval(30)
+        while store.statistics.decodes < 75 && Date() < deadline {
+            XCTAssertLessThanOrEqual(store.statistics.cachedBytes, bound)
+            var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 50)
+            _ = store.takeChanges()
+        }
+        XCTAssertEqual(store.statistics.decodes, 75)
+        XCTAssertLessThanOrEqual(store.statistics.cachedBytes, bound)
+    }
+
+    func testRequestsOfTheFrameGoBeforePrefetches() throws {
+        let files = try ImageTestFiles()
+        var ahead: [ImageRequest] = []
+        for index in 0..<12 {
+            try writePNG(files.path("p\(index).png"), width: 900, height: 900, seed: index)
+            ahead.append(ImageRequest(path: files.path("p\(index).png"), width: 90, height: 90, fit: .fill))
+        }
+        try writePNG(files.path("now.png"), seed: 99)
+        let store = try ImageStore(limits: ImageStoreLimits(threads: 1))
+        store.prefetch(ahead)
+        let urgent = ImageRequest(path: files.path("now.png"), width: 50, height: 50, fit: .fill)
+        settle(store, [urgent])
+        // The one worker may have started a prefetched file before the frame asked, and finished
+        // one more before this thread looked: never most of the twelve.
+        XCTAssertLessThanOrEqual(store.statistics.scales, 4)
+        settle(store, ahead)
+        XCTAssertEqual(store.statistics.scales, 13)
+    }
+
+    func testRequestsThatCanNeverBeServedFailAtOnce() throws {
+        let store = try ImageStore(limits: ImageStoreLimits(cacheBytes: 1 << 20))
+        XCTAssertNotNil(
+            failure(store.image(for: ImageRequest(path: "/x.png", width: 0, height: 10, fit: .fill), now: 0)))
+        XCTAssertNotNil(
+            failure(store.image(for: ImageRequest(path: "/x.png", width: 1000, height: 1000, fit: .fill), now: 0)),
+            "4 MB does not fit a 1 MiB cache")
+        XCTAssertEqual(store.statistics.decodes, 0)
+    }
+
+    func testRefusedPathsAreReportedOnce() throws {
+        let store = try ImageStore()
+        store.reportRefused(path: "/etc/passwd.png", error: "outside /srv/deck (--restrict-paths)")
+        store.reportRefused(path: "/etc/passwd.png", error: "outside /srv/deck (--restrict-paths)")
+        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&descriptor, 1, 0), 1)
+        XCTAssertEqual(
+            store.takeChanges().failures,
+            [ImageFailure(path: "/etc/passwd.png", error: "outside /srv/deck (--restrict-paths)")])
+    }
+
+    func testBenchmarkTimesEachSizeAndReportsTheCachesMemory() throws {
+        let result = try ImageBenchmark.run(limits: ImageStoreLimits(cacheBytes: 2 << 20), repetitions: 2, files: 5)
+        XCTAssertEqual(result.timings.map(\.width), [600, 300, 150])
+        XCTAssertTrue(
+            result.timings.allSatisfy { $0.medianMilliseconds > 0 && $0.worstMilliseconds >= $0.medianMilliseconds })
+        XCTAssertEqual(result.statistics.scales, 5)
+        XCTAssertEqual(result.statistics.cachedImages, 2, "two 600x400 pictures (960,000 bytes each) fit 2 MiB")
+        XCTAssertEqual(result.statistics.cachedBytes, 2 * 600 * 400 * 4)
+    }
+
+    func testCheckNamesWhatIsWrongWithAFile() throws {
+        let files = try ImageTestFiles()
+        try writePNG(files.path("ok.png"))
+        let picture = ImageTestFiles.Picture(width: 16, height: 16) { x, _ in (UInt8(x * 16), 0, 0, 255) }
+        try files.writeJPEG(picture, as: "ok.jpg")
+        XCTAssertNil(ImageCheck.problem(path: files.path("ok.png")))
+        XCTAssertNil(ImageCheck.problem(path: files.path("ok.jpg")))
+        let jpeg = try files.bytes("ok.jpg")
+        XCTAssertEqual(ImageCheck.problem(path: files.path("no.png")), "No such file or directory")
+        XCTAssertEqual(ImageCheck.problem(path: "/dev/zero"), "it is a character device, not a regular file")
+        XCTAssertEqual(ImageCheck.problem(path: files.folder), "it is a directory, not a regular file")
+        XCTAssertEqual(
+            ImageCheck.problem(
+                path: try files.save(ImageTestFiles.pngHeader(width: 100_000, height: 100_000), as: "h.png")),
+            "100000x100000 is 10000000000 pixels, more than the 40000000 of --image-max-pixels")
+        XCTAssertTrue(
+            ImageCheck.problem(path: try files.save(Array(jpeg.prefix(jpeg.count - 40)), as: "cut.jpg"))?.hasPrefix(
+                "corrupt JPEG") == true)
+        let tooBig = ImageCheck.problem(path: files.path("ok.png"), maximumFileBytes: 100) ?? ""
+        XCTAssertTrue(
+            tooBig.hasPrefix("it has ") && tooBig.hasSuffix("bytes, more than the 100 an image file may have"), tooBig)
+    }
+}
