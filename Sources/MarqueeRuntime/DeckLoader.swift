@@ -20,7 +20,16 @@ final class DeckLoader {
 
     /// Starts reading `path` (already checked against `--restrict-paths`) on a new thread.
     func start(_ path: String) throws(RuntimeError) -> DeckLoad {
-        let load = DeckLoad(path: path)
+        try start(DeckLoad(path: path))
+    }
+
+    /// Starts decoding a deck given as JSON text (`apply {...}`) on a new thread.
+    func start(text: String) throws(RuntimeError) -> DeckLoad {
+        try start(DeckLoad(text: text))
+    }
+
+    private func start(_ load: DeckLoad) throws(RuntimeError) -> DeckLoad {
+        let path = load.path
         let job = Unmanaged.passRetained(LoadJob(load: load, wakeUp: wakeUp)).toOpaque()
         var thread = pthread_t()
         // The thread inherits the loop's signal mask, so SIGINT, SIGTERM and SIGHUP still go only
@@ -48,10 +57,21 @@ final class DeckLoader {
 
 /// One deck being read; `result` is nil until its thread has finished.
 final class DeckLoad: Sendable {
+    /// The file, or a name for messages when the deck came as text.
     let path: String
+    /// The deck's JSON when it came on the command line.
+    let text: String?
     private let outcome = Mutex<Result<Deck, RuntimeError>?>(nil)
 
-    init(path: String) { self.path = path }
+    init(path: String) {
+        self.path = path
+        self.text = nil
+    }
+
+    init(text: String) {
+        self.path = "(given as JSON)"
+        self.text = text
+    }
 
     var result: Result<Deck, RuntimeError>? { outcome.withLock { $0 } }
 
@@ -73,7 +93,11 @@ private final class LoadJob: Sendable {
 
     func run() {
         do throws(RuntimeError) {
-            load.finish(.success(try DeckFile.decode(try DeckFile.read(load.path), path: load.path)))
+            if let text = load.text {
+                load.finish(.success(try DeckFile.decode(text: text)))
+            } else {
+                load.finish(.success(try DeckFile.decode(try DeckFile.read(load.path), path: load.path)))
+            }
         } catch {
             load.finish(.failure(error))
         }

@@ -49,8 +49,36 @@ extension Session {
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
+        case .apply(let seq, let load):
+            guard let result = load.result else { return false }
+            do throws(RuntimeError) {
+                try applyDeck(try result.get(), seq: seq, source)
+            } catch {
+                source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)
+            }
         }
         return true
+    }
+
+    /// Shows `deck` as one animated batch of its differences from the shown deck; the reply
+    /// counts them and `batch-finished` follows. A style whose fonts cannot be opened changes
+    /// nothing.
+    private func applyDeck(_ deck: Deck, seq: Int, _ source: CommandSource) throws(RuntimeError) {
+        if deck.style != scene.deck.style {
+            try Self.checkFontFile(options.fontPath)
+            do {
+                try renderer.prepare(style: deck.style)
+            } catch {
+                throw RuntimeError(error.message)
+            }
+        }
+        let tag = tag(for: source, seq: seq)
+        let applied = scene.apply(deck, tag: tag)
+        scene.markTag(tag)
+        tagEvents[tag] = "batch-finished"
+        json.reset()
+        Messages.applied(seq: seq, applied, into: &json)
+        source.output.writeLine(json.bytes)
     }
 
     private func apply(_ command: Command, seq: Int, _ source: CommandSource) {
@@ -76,6 +104,16 @@ extension Session {
                 source.hold = .load(seq: seq, try loader.start(try paths.checkRead(path)))
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
+            }
+        case .apply(let deckSource):
+            // Read and decoded on a thread, like `load`; the source's later commands wait.
+            do throws(RuntimeError) {
+                switch deckSource {
+                case .file(let path): source.hold = .apply(seq: seq, try loader.start(try paths.checkRead(path)))
+                case .json(let text): source.hold = .apply(seq: seq, try loader.start(text: text))
+                }
+            } catch {
+                source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
         case .quit:
             source.reply(ok: seq, json: &json)

@@ -15,14 +15,27 @@ public enum DeckDiffStep: Equatable, Sendable {
     case retitleSection(at: Int, title: String?, id: String?)
 }
 
-/// The difference between the cards and sections of two deck states, for `apply`: deletes, then
-/// new sections, then the cards placed in their final order (inserts, and moves of only the cards
-/// outside a longest increasing subsequence of the ones that stay), then updates of changed
-/// content, then the sections that are gone (empty by then). Cards are matched by `id` across the
-/// whole deck; sections by `id`, then (those without one) by title, then by position.
+/// What a diff is carried out on: a deck (tests, `check-deck`) or the scene, which animates each
+/// step. Steps come valid by construction; `sections` is read between them.
+public protocol DeckDiffTarget {
+    var sections: [Section] { get }
+    mutating func perform(_ step: DeckDiffStep)
+}
+
+/// The difference between the cards and sections of two deck states, for `apply`, carried out
+/// on the current state as it is found: deletes, then new sections, then the cards placed in
+/// their final order (inserts, and moves of only the cards outside a longest increasing
+/// subsequence of the ones that stay), then updates of changed content, then the sections that
+/// are gone (empty by then). Cards are matched by `id` across the whole deck; sections by `id`,
+/// then (those without one) by title, then by position.
 ///
-/// Sections cannot move: a matched section outside the longest increasing run of matched ones is
-/// deleted and inserted again at its new place, its cards moving over.
+/// Sections cannot move: of the matched sections, those in the heaviest increasing run (weighed
+/// by the cards they keep) stay, and the others are deleted and inserted again at their new
+/// place, their cards moving over.
+///
+/// Nothing is copied: the current state is edited in place, so applying k changes to an n-card
+/// deck costs one pass over the new state plus O(k log n) in the target (a copy of a big deck
+/// would cost more than the whole diff).
 public struct DeckDiff: Equatable, Sendable {
     public var steps: [DeckDiffStep] = []
     public var inserted = 0
@@ -31,65 +44,71 @@ public struct DeckDiff: Equatable, Sendable {
     public var updated = 0
     public var sectionsInserted = 0
     public var sectionsDeleted = 0
+    public var sectionsRetitled = 0
 
     public var isEmpty: Bool { steps.isEmpty }
 
-    /// Where a section of the deck being edited came from.
+    /// Where a section of the state being edited came from.
     private enum Slot: Equatable {
         case old(Int)
         case new(Int)
     }
 
+    public init() {}
+
+    /// Turns `target` into `new`'s cards and sections and returns what it did.
+    @discardableResult
+    public static func apply<Target: DeckDiffTarget>(_ new: Deck, to target: inout Target) -> DeckDiff {
+        var diff = DeckDiff()
+        diff.run(new.sections, on: &target)
+        return diff
+    }
+
+    /// The steps from `old` to `new`, carried out on a copy of `old` (for tests and reports).
     public init(from old: Deck, to new: Deck) {
-        var work = old.sections
-        var newIDs = Set<String>(minimumCapacity: new.cardCount)
-        for section in new.sections { for card in section.cards { newIDs.insert(card.id) } }
+        var copy = old
+        run(new.sections, on: &copy)
+    }
 
-        // 1. Cards that are gone.
-        for section in old.sections {
-            for card in section.cards where !newIDs.contains(card.id) {
-                steps.append(.deleteCard(id: card.id))
-                deleted += 1
-                if let (s, i) = Self.locate(card.id, in: work) { work[s].cards.remove(at: i) }
-            }
-        }
+    private mutating func perform<Target: DeckDiffTarget>(_ step: DeckDiffStep, on target: inout Target) {
+        steps.append(step)
+        target.perform(step)
+    }
 
-        // 2. Sections: matched ones in increasing old order stay, chosen to keep the most cards
-        // in place (each weighs one more than the cards it keeps, so empty ones count too); the
-        // others are new.
-        let matches = Self.matchSections(old: old.sections, new: new.sections)
-        let matchedNew = new.sections.indices.filter { matches[$0] != nil }
+    private mutating func run<Target: DeckDiffTarget>(_ new: [Section], on target: inout Target) {
+        // Everything that needs the old state is decided first, before it changes. Reads of
+        // `target.sections` stay within one expression: a reference kept across an edit would
+        // make the edit copy the section's cards.
+        let oldCount = target.sections.count
+        var newIDs = Set<String>(minimumCapacity: new.reduce(0) { $0 + $1.cards.count })
+        for section in new { for card in section.cards { newIDs.insert(card.id) } }
+
+        // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
+        // place (each weighs one more than the cards it keeps, so empty ones count too).
+        let matches = Self.matchSections(old: target.sections, new: new)
+        let matchedNew = new.indices.filter { matches[$0] != nil }
         let weights = matchedNew.map { j in
-            1 + new.sections[j].cards.reduce(0) { $0 + (old.sections[matches[j]!].cards.contains(id: $1.id) ? 1 : 0) }
+            1 + new[j].cards.reduce(0) { $0 + (target.sections[matches[j]!].cards.contains(id: $1.id) ? 1 : 0) }
         }
-        var kept = [Int?](repeating: nil, count: new.sections.count)
+        var kept = [Int?](repeating: nil, count: new.count)
         for position in heaviestIncreasingSubsequence(matchedNew.map { matches[$0]! }, weights: weights) {
             kept[matchedNew[position]] = matches[matchedNew[position]]
         }
-        var slots = old.sections.indices.map { Slot.old($0) }
-        var previousSlot: Int?
-        for (j, section) in new.sections.enumerated() {
-            if let k = kept[j] {
-                previousSlot = slots.firstIndex(of: .old(k))
-                continue
-            }
-            let at = previousSlot.map { $0 + 1 } ?? 0
-            let empty = Section(title: section.title, id: section.id)
-            steps.append(.insertSection(empty, at: at))
-            sectionsInserted += 1
-            work.insert(empty, at: at)
-            slots.insert(.new(j), at: at)
-            previousSlot = at
-        }
+        let keptOld = Set(kept.compactMap { $0 })
 
-        // 3. Cards that keep their section and their order among the others stay.
+        // Cards that keep their section and their order among the others stay.
         var candidates: [(id: String, oldIndex: Int)] = []
-        for (j, section) in new.sections.enumerated() {
+        var base = 0
+        var bases: [Int] = []
+        for k in 0..<oldCount {
+            bases.append(base)
+            base += target.sections[k].cards.count
+        }
+        for (j, section) in new.enumerated() {
             guard let k = kept[j] else { continue }
-            let base = old.firstCardIndex(ofSection: k)
             for card in section.cards {
-                if let item = old.sections[k].cards.position(ofID: card.id) {
-                    candidates.append((card.id, base + item))
+                if let item = target.sections[k].cards.position(ofID: card.id) {
+                    candidates.append((card.id, bases[k] + item))
                 }
             }
         }
@@ -98,53 +117,79 @@ public struct DeckDiff: Equatable, Sendable {
             staying.insert(candidates[position].id)
         }
 
-        // 4. Every card to its final place, section by section: right after the final card before
+        // 1. Cards that are gone.
+        var gone: [String] = []
+        for k in 0..<oldCount {
+            for card in target.sections[k].cards where !newIDs.contains(card.id) { gone.append(card.id) }
+        }
+        for id in gone {
+            perform(.deleteCard(id: id), on: &target)
+            deleted += 1
+        }
+
+        // 2. New sections, each right after the final section before it.
+        var slots = (0..<oldCount).map { Slot.old($0) }
+        var previousSlot: Int?
+        for (j, section) in new.enumerated() {
+            if let k = kept[j] {
+                previousSlot = slots.firstIndex(of: .old(k))
+                continue
+            }
+            let at = previousSlot.map { $0 + 1 } ?? 0
+            // A section inserted again at a new place gets its id once the old one has left.
+            let id = matches[j] == nil ? section.id : nil
+            perform(.insertSection(Section(title: section.title, id: id), at: at), on: &target)
+            sectionsInserted += 1
+            slots.insert(.new(j), at: at)
+            previousSlot = at
+        }
+
+        // 3. Every card to its final place, section by section: right after the final card before
         // it (the cards in between are ones still to move away).
         var changed: [Card] = []
-        for (j, section) in new.sections.enumerated() {
+        for (j, section) in new.enumerated() {
             let w = slots.firstIndex(of: kept[j].map { .old($0) } ?? .new(j))!
             var previous: String?
             for card in section.cards {
                 defer { previous = card.id }
                 if staying.contains(card.id) {
-                    if work[w].cards[work[w].cards.position(ofID: card.id)!] != card { changed.append(card) }
+                    let item = target.sections[w].cards.position(ofID: card.id)!
+                    if target.sections[w].cards[item] != card { changed.append(card) }
                     continue
                 }
-                if let (s, i) = Self.locate(card.id, in: work) {
-                    let current = work[s].cards.remove(at: i)
-                    let item = previous.map { work[w].cards.position(ofID: $0)! + 1 } ?? 0
-                    work[w].cards.insert(current, at: item)
-                    steps.append(.moveCard(id: card.id, section: w, item: item))
+                let place = Self.locate(card.id, in: target.sections)
+                if let (s, i) = place, target.sections[s].cards[i] != card { changed.append(card) }
+                // The place right after `previous` once the card is out of the way.
+                var item = previous.map { target.sections[w].cards.position(ofID: $0)! + 1 } ?? 0
+                if let (s, i) = place, s == w, i < item { item -= 1 }
+                if place != nil {
+                    perform(.moveCard(id: card.id, section: w, item: item), on: &target)
                     moved += 1
-                    if current != card { changed.append(card) }
                 } else {
-                    let item = previous.map { work[w].cards.position(ofID: $0)! + 1 } ?? 0
-                    work[w].cards.insert(card, at: item)
-                    steps.append(.insertCard(card, section: w, item: item))
+                    perform(.insertCard(card, section: w, item: item), on: &target)
                     inserted += 1
                 }
             }
         }
 
-        // 5. New content for cards that stay or moved.
+        // 4. New content for cards that stayed or moved.
         for card in changed {
-            steps.append(.updateCard(card))
+            perform(.updateCard(card), on: &target)
             updated += 1
         }
 
-        // 6. The sections that are gone: every card of theirs was deleted or moved out.
+        // 5. The sections that are gone: every card of theirs was deleted or moved out.
         for index in slots.indices.reversed() {
-            guard case .old(let k) = slots[index], !kept.contains(k) else { continue }
-            steps.append(.deleteSection(at: index))
+            guard case .old(let k) = slots[index], !keptOld.contains(k) else { continue }
+            perform(.deleteSection(at: index), on: &target)
             sectionsDeleted += 1
         }
 
-        // 7. Titles and ids of the sections that stayed.
-        for (j, section) in new.sections.enumerated() {
-            guard let k = kept[j], old.sections[k].title != section.title || old.sections[k].id != section.id else {
-                continue
-            }
-            steps.append(.retitleSection(at: j, title: section.title, id: section.id))
+        // 6. Titles and ids of the sections that stayed (and the ids of those inserted again).
+        for (j, section) in new.enumerated() {
+            guard target.sections[j].title != section.title || target.sections[j].id != section.id else { continue }
+            perform(.retitleSection(at: j, title: section.title, id: section.id), on: &target)
+            sectionsRetitled += 1
         }
     }
 
@@ -183,5 +228,31 @@ public struct DeckDiff: Equatable, Sendable {
             }
         }
         return result
+    }
+}
+
+extension Deck: DeckDiffTarget {
+    public mutating func perform(_ step: DeckDiffStep) {
+        switch step {
+        case .deleteCard(let id):
+            let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: id)!)
+            removeCard(section: s, item: i)
+        case .insertSection(let section, let at):
+            sections.insert(section, at: at)
+        case .insertCard(let card, let section, let item):
+            sections[section].cards.insert(card, at: item)
+        case .moveCard(let id, let section, let item):
+            let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: id)!)
+            let card = removeCard(section: s, item: i)
+            sections[section].cards.insert(card, at: item)
+        case .updateCard(let card):
+            let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: card.id)!)
+            sections[s].cards[i] = card
+        case .deleteSection(let at):
+            sections.remove(at: at)
+        case .retitleSection(let at, let title, let id):
+            sections[at].title = title
+            sections[at].id = id
+        }
     }
 }
