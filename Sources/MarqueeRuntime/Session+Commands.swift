@@ -52,7 +52,7 @@ extension Session {
         case .apply(let seq, let load):
             guard let result = load.result else { return false }
             do throws(RuntimeError) {
-                try applyDeck(try result.get(), seq: seq, source)
+                try applyDeck(try result.get(), precomputed: load.precomputed, seq: seq, source)
             } catch {
                 source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
@@ -63,7 +63,9 @@ extension Session {
     /// Shows `deck` as one animated batch of its differences from the shown deck; the reply
     /// counts them and `batch-finished` follows. A style whose fonts cannot be opened changes
     /// nothing.
-    private func applyDeck(_ deck: Deck, seq: Int, _ source: CommandSource) throws(RuntimeError) {
+    private func applyDeck(
+        _ deck: Deck, precomputed: (diff: DeckDiff, version: Int)?, seq: Int, _ source: CommandSource
+    ) throws(RuntimeError) {
         if deck.style != scene.deck.style {
             try Self.checkFontFile(options.fontPath)
             do {
@@ -73,7 +75,7 @@ extension Session {
             }
         }
         let tag = tag(for: source, seq: seq)
-        let applied = scene.apply(deck, tag: tag)
+        let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
         scene.markTag(tag)
         tagEvents[tag] = "batch-finished"
         json.reset()
@@ -108,9 +110,13 @@ extension Session {
         case .apply(let deckSource):
             // Read and decoded on a thread, like `load`; the source's later commands wait.
             do throws(RuntimeError) {
+                // The thread also finds the difference from the deck shown now (a copy costs
+                // nothing until the scene changes it), so a big deck's diff is off the frame path.
+                let base = (scene.deck, scene.deckVersion)
                 switch deckSource {
-                case .file(let path): source.hold = .apply(seq: seq, try loader.start(try paths.checkRead(path)))
-                case .json(let text): source.hold = .apply(seq: seq, try loader.start(text: text))
+                case .file(let path):
+                    source.hold = .apply(seq: seq, try loader.start(try paths.checkRead(path), base: base))
+                case .json(let text): source.hold = .apply(seq: seq, try loader.start(text: text, base: base))
                 }
             } catch {
                 source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)

@@ -110,4 +110,27 @@ final class SceneApplyTests: XCTestCase {
         XCTAssertLessThan(lastY(during), lastY(after))
         XCTAssertEqual(lastY(after), CollectionLayout(deck: deck, viewport: viewport).frame(ofCard: 3)!.y)
     }
+
+    /// The difference found on a loader thread from a copy of the deck: replayed when the deck is
+    /// still that copy, found again when an edit came in between.
+    func testADifferenceFoundFromACopyIsUsedOnlyWhileTheDeckIsThatCopy() throws {
+        let old = SmallDecks.deck(sectionCounts: [3, 2])
+        var new = old
+        new.sections[0].cards.remove(at: 1)
+        new.sections[1].cards.append(Card(id: "n", title: "New"))
+
+        var scene = Scene(deck: old, viewport: viewport)
+        let found = (diff: DeckDiff(from: scene.deck, to: new), version: scene.deckVersion)
+        let replayed = scene.apply(new, precomputed: found, tag: 1)
+        XCTAssertEqual(replayed.diff, found.diff)
+        XCTAssertEqual(scene.deck.sections, new.sections)
+
+        var edited = Scene(deck: old, viewport: viewport)
+        let stale = (diff: DeckDiff(from: edited.deck, to: new), version: edited.deckVersion)
+        try edited.insertCard(Card(id: "meanwhile"), at: 0)
+        XCTAssertNotEqual(edited.deckVersion, stale.version, "an edit changes the version")
+        let again = edited.apply(new, precomputed: stale, tag: 2)
+        XCTAssertEqual(edited.deck.sections, new.sections, "the difference was found again")
+        XCTAssertEqual(again.diff.deleted, 2, "the card inserted meanwhile is gone too")
+    }
 }

@@ -15,12 +15,24 @@ extension Scene {
     /// and sections through `DeckDiff` (each step an ordinary animated edit), then the style and
     /// keyframes (shown from the next frame), then the layout (everything on screen slides to its
     /// new place). `new` must be a valid deck (decoded and checked): nothing here can fail.
-    public mutating func apply(_ new: Deck, tag: Int?) -> Application {
+    ///
+    /// `precomputed` is the difference found from a copy of the deck at `deckVersion` (on a loader
+    /// thread, so a big deck's diff costs the frame path nothing); it is replayed if the deck has
+    /// not changed since, and found again here if it has.
+    public mutating func apply(_ new: Deck, precomputed: (diff: DeckDiff, version: Int)? = nil, tag: Int?)
+        -> Application
+    {
         // The edits go through a stand-in that holds this scene; swapped in and out so the scene's
         // storage is never shared (a shared copy would make the first edit copy every card).
         var target = SceneDiffTarget(scene: Scene(deck: Deck(), viewport: layout.viewport), tag: tag)
         swap(&self, &target.scene)
-        let diff = DeckDiff.apply(new, to: &target)
+        let diff: DeckDiff
+        if let precomputed, precomputed.version == target.scene.deckVersion {
+            for step in precomputed.diff.steps { target.perform(step) }
+            diff = precomputed.diff
+        } else {
+            diff = DeckDiff.apply(new, to: &target)
+        }
         swap(&self, &target.scene)
         var result = Application(diff: diff)
         if deck.style != new.style {
