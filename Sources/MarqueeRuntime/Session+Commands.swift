@@ -156,19 +156,16 @@ extension Session {
                 return
             }
             let tag = tag(for: source, seq: seq)
-            var trial = scene
-            for (editSeq, edit) in batch.edits {
-                do throws(DeckEditError) {
-                    try self.edit(edit, in: &trial, tag: tag)
-                } catch {
-                    tagOwners[tag] = nil
-                    source.reply(
-                        error: "commit: the batch was not applied: line \(editSeq) (\(edit.name)): \(error.message)",
-                        seq: seq, json: &json)
-                    return
-                }
+            do throws(SceneBatchError) {
+                try scene.performAll(batch.edits.map { Self.sceneEdit($0.command) }, tag: tag)
+            } catch {
+                tagOwners[tag] = nil
+                let (editSeq, edit) = batch.edits[error.failedEdit]
+                source.reply(
+                    error: "commit: the batch was not applied: line \(editSeq) (\(edit.name)): \(error.error.message)",
+                    seq: seq, json: &json)
+                return
             }
-            scene = trial
             tagEvents[tag] = "batch-finished"
             scene.markTag(tag)
             source.reply(ok: seq, json: &json)
@@ -190,14 +187,19 @@ extension Session {
     /// Card edits (SPEC §5): applied at once, animated from the next frame; a failed edit changes
     /// nothing and is answered with why.
     private func edit(_ command: Command, in scene: inout Scene, tag: Int?) throws(DeckEditError) {
+        try scene.perform(Self.sceneEdit(command), tag: tag)
+    }
+
+    /// The scene's form of an edit command (`command.isEdit`).
+    static func sceneEdit(_ command: Command) -> SceneEdit {
         switch command {
-        case .insert(let place, let card): try scene.insertCard(card, at: place, tag: tag)
-        case .delete(let reference): try scene.deleteCard(reference, tag: tag)
-        case .move(let reference, let place): try scene.moveCard(reference, to: place, tag: tag)
-        case .update(let reference, let card): try scene.updateCard(reference, with: card, tag: tag)
-        case .insertSection(let index, let section): try scene.insertSection(section, at: index, tag: tag)
-        case .deleteSection(let index): try scene.deleteSection(at: index, tag: tag)
-        default: preconditionFailure("Session.edit: \(command.name) is not an edit")
+        case .insert(let place, let card): return .insert(place, card)
+        case .delete(let reference): return .delete(reference)
+        case .move(let reference, let place): return .move(reference, to: place)
+        case .update(let reference, let card): return .update(reference, card)
+        case .insertSection(let index, let section): return .insertSection(index, section)
+        case .deleteSection(let index): return .deleteSection(index)
+        default: preconditionFailure("Session.sceneEdit: \(command.name) is not an edit")
         }
     }
 
