@@ -58,11 +58,13 @@ final class DeckDiffTests: XCTestCase {
             case .insertSection(let section, let at):
                 XCTAssertTrue(section.cards.isEmpty, "sections come empty; their cards follow")
                 try deck.insertSection(section, at: at)
-            case .insertCard(let card, let section, let item):
+            case .insertCard(let card, let section, let after):
+                let item = try after.map { try XCTUnwrap(deck.sections[section].cards.position(ofID: $0)) + 1 } ?? 0
                 try deck.insert(card, section: section, item: item)
-            case .moveCard(let id, let section, let item):
+            case .moveCard(let id, let section, let after):
                 let (s, i) = try location(id)
                 let card = deck.removeCard(section: s, item: i)
+                let item = try after.map { try XCTUnwrap(deck.sections[section].cards.position(ofID: $0)) + 1 } ?? 0
                 try deck.insert(card, section: section, item: item)
             case .updateCard(let card):
                 let (s, i) = try location(card.id)
@@ -147,7 +149,7 @@ final class DeckDiffTests: XCTestCase {
         let card = new.sections[0].cards.remove(at: 0)
         new.sections[0].cards.append(card)
         let diff = DeckDiff(from: old, to: new)
-        XCTAssertEqual(diff.steps, [.moveCard(id: "c0", section: 0, item: 5)])
+        XCTAssertEqual(diff.steps, [.moveCard(id: "c0", section: 0, after: "c5")])
     }
 
     func testChangedContentIsOneUpdateAndNothingMoves() {

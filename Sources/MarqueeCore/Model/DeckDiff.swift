@@ -1,41 +1,43 @@
-/// One step of the way from one deck state to another, in the terms of the scene's edits: each
-/// address is valid in the deck as the steps before it left it.
+/// One step of the way from one deck state to another, in the terms of the scene's edits. Cards
+/// are placed after another card (by id), so a step holds whatever the steps before it did.
 public enum DeckDiffStep: Equatable, Sendable {
     case deleteCard(id: String)
     /// An empty section (its title and id); its cards follow as inserts and moves.
     case insertSection(Section, at: Int)
-    case insertCard(Card, section: Int, item: Int)
-    /// `item` counts the section's cards without the moved one, as `move`'s `S:I` does.
-    case moveCard(id: String, section: Int, item: Int)
+    /// Into section `section`, right after the card `after` (nil: at the section's start).
+    case insertCard(Card, section: Int, after: String?)
+    /// To section `section`, right after the card `after` (nil: at the section's start).
+    case moveCard(id: String, section: Int, after: String?)
     /// The card with this id gets this content.
     case updateCard(Card)
     /// An empty section leaves.
     case deleteSection(at: Int)
-    /// A section that stays gets a new title (or id).
+    /// A section gets a new title or id.
     case retitleSection(at: Int, title: String?, id: String?)
 }
 
-/// What a diff is carried out on: a deck (tests, `check-deck`) or the scene, which animates each
-/// step. Steps come valid by construction; `sections` is read between them.
+/// What a diff's steps are carried out on: a deck (tests, reports) or the scene, which animates
+/// each step.
 public protocol DeckDiffTarget {
-    var sections: [Section] { get }
     mutating func perform(_ step: DeckDiffStep)
 }
 
-/// The difference between the cards and sections of two deck states, for `apply`, carried out
-/// on the current state as it is found: deletes, then new sections, then the cards placed in
-/// their final order (inserts, and moves of only the cards outside a longest increasing
-/// subsequence of the ones that stay), then updates of changed content, then the sections that
-/// are gone (empty by then). Cards are matched by `id` across the whole deck; sections by `id`,
-/// then (those without one) by title, then by position.
+/// The difference between the cards and sections of two deck states, for `apply`: deletes, then
+/// new sections, then the cards placed in their final order (inserts, and moves of only the cards
+/// outside a longest increasing subsequence of the ones that stay), then updates of changed
+/// content, then the sections that are gone (empty by then), then new titles and ids. Cards are
+/// matched by `id` across the whole deck; sections by `id`, then (those without one) by title,
+/// then by position.
 ///
 /// Sections cannot move: of the matched sections, those in the heaviest increasing run (weighed
 /// by the cards they keep) stay, and the others are deleted and inserted again at their new
 /// place, their cards moving over.
 ///
-/// Nothing is copied: the current state is edited in place, so applying k changes to an n-card
-/// deck costs one pass over the new state plus O(k log n) in the target (a copy of a big deck
-/// would cost more than the whole diff).
+/// Finding the difference only reads the two states: one pass over each, with a map of the old
+/// cards' places, and no copy of either. Each card is placed after the final card before it,
+/// named by id, so the steps need no positions worked out along the way; the target finds each
+/// place (O(log n) in a deck) when it carries the step out. That is what lets a loader thread
+/// find the difference of a big deck and the frame path replay only the k steps.
 public struct DeckDiff: Equatable, Sendable {
     public var steps: [DeckDiffStep] = []
     public var inserted = 0
@@ -54,83 +56,65 @@ public struct DeckDiff: Equatable, Sendable {
         case new(Int)
     }
 
-    public init() {}
-
-    /// Turns `target` into `new`'s cards and sections and returns what it did.
-    @discardableResult
-    public static func apply<Target: DeckDiffTarget>(_ new: Deck, to target: inout Target) -> DeckDiff {
-        var diff = DeckDiff()
-        diff.run(new.sections, on: &target)
-        return diff
-    }
-
-    /// The steps from `old` to `new`, carried out on a copy of `old` (for tests and reports).
+    /// The steps from `old` to `new`.
     public init(from old: Deck, to new: Deck) {
-        var copy = old
-        run(new.sections, on: &copy)
-    }
+        let oldSections = old.sections
+        let newSections = new.sections
 
-    private mutating func perform<Target: DeckDiffTarget>(_ step: DeckDiffStep, on target: inout Target) {
-        steps.append(step)
-        target.perform(step)
-    }
-
-    private mutating func run<Target: DeckDiffTarget>(_ new: [Section], on target: inout Target) {
-        // Everything that needs the old state is decided first, before it changes. Reads of
-        // `target.sections` stay within one expression: a reference kept across an edit would
-        // make the edit copy the section's cards.
-        let oldCount = target.sections.count
-        var newIDs = Set<String>(minimumCapacity: new.reduce(0) { $0 + $1.cards.count })
-        for section in new { for card in section.cards { newIDs.insert(card.id) } }
+        // Each old card's section and global index.
+        var place: [String: OldPlace] = [:]
+        place.reserveCapacity(old.cardCount)
+        var bases: [Int] = []
+        var index: Int32 = 0
+        for (k, section) in oldSections.enumerated() {
+            bases.append(Int(index))
+            for card in section.cards {
+                place[card.id] = OldPlace(section: Int32(k), index: index)
+                index += 1
+            }
+        }
 
         // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
         // place (each weighs one more than the cards it keeps, so empty ones count too).
-        let matches = Self.matchSections(old: target.sections, new: new)
-        let matchedNew = new.indices.filter { matches[$0] != nil }
+        let matches = Self.matchSections(old: oldSections, new: newSections)
+        let matchedNew = newSections.indices.filter { matches[$0] != nil }
         let weights = matchedNew.map { j in
-            1 + new[j].cards.reduce(0) { $0 + (target.sections[matches[j]!].cards.contains(id: $1.id) ? 1 : 0) }
+            1 + newSections[j].cards.reduce(0) { $0 + (place[$1.id]?.section == Int32(matches[j]!) ? 1 : 0) }
         }
-        var kept = [Int?](repeating: nil, count: new.count)
+        var kept = [Int?](repeating: nil, count: newSections.count)
         for position in heaviestIncreasingSubsequence(matchedNew.map { matches[$0]! }, weights: weights) {
             kept[matchedNew[position]] = matches[matchedNew[position]]
         }
         let keptOld = Set(kept.compactMap { $0 })
 
-        // Cards that keep their section and their order among the others stay.
-        var candidates: [(id: String, oldIndex: Int)] = []
-        var base = 0
-        var bases: [Int] = []
-        for k in 0..<oldCount {
-            bases.append(base)
-            base += target.sections[k].cards.count
-        }
-        for (j, section) in new.enumerated() {
-            guard let k = kept[j] else { continue }
+        // Cards that keep their section and their order among the others stay; `found` marks the
+        // old cards the new state still has.
+        var found = [Bool](repeating: false, count: Int(index))
+        var candidates: [Int32] = []
+        for (j, section) in newSections.enumerated() {
             for card in section.cards {
-                if let item = target.sections[k].cards.position(ofID: card.id) {
-                    candidates.append((card.id, bases[k] + item))
-                }
+                guard let at = place[card.id] else { continue }
+                found[Int(at.index)] = true
+                if let k = kept[j], at.section == Int32(k) { candidates.append(at.index) }
             }
         }
-        var staying = Set<String>()
-        for position in longestIncreasingSubsequence(candidates.map(\.oldIndex)) {
-            staying.insert(candidates[position].id)
+        var staying = [Bool](repeating: false, count: Int(index))
+        for position in longestIncreasingSubsequence(candidates.map { Int($0) }) {
+            staying[Int(candidates[position])] = true
         }
 
         // 1. Cards that are gone.
-        var gone: [String] = []
-        for k in 0..<oldCount {
-            for card in target.sections[k].cards where !newIDs.contains(card.id) { gone.append(card.id) }
-        }
-        for id in gone {
-            perform(.deleteCard(id: id), on: &target)
-            deleted += 1
+        for (k, section) in oldSections.enumerated() {
+            for (item, card) in section.cards.enumerated() where !found[bases[k] + item] {
+                steps.append(.deleteCard(id: card.id))
+                deleted += 1
+            }
         }
 
         // 2. New sections, each right after the final section before it.
-        var slots = (0..<oldCount).map { Slot.old($0) }
+        var slots = oldSections.indices.map { Slot.old($0) }
         var previousSlot: Int?
-        for (j, section) in new.enumerated() {
+        for (j, section) in newSections.enumerated() {
             if let k = kept[j] {
                 previousSlot = slots.firstIndex(of: .old(k))
                 continue
@@ -138,67 +122,66 @@ public struct DeckDiff: Equatable, Sendable {
             let at = previousSlot.map { $0 + 1 } ?? 0
             // A section inserted again at a new place gets its id once the old one has left.
             let id = matches[j] == nil ? section.id : nil
-            perform(.insertSection(Section(title: section.title, id: id), at: at), on: &target)
+            steps.append(.insertSection(Section(title: section.title, id: id), at: at))
             sectionsInserted += 1
             slots.insert(.new(j), at: at)
             previousSlot = at
         }
 
-        // 3. Every card to its final place, section by section: right after the final card before
-        // it (the cards in between are ones still to move away).
+        // 3. Every card to its final place, right after the final card before it in its section
+        // (the cards in between are ones still to move away). The cards that stay come in their
+        // old order, so their old content is found by walking the old deck once alongside.
         var changed: [Card] = []
-        for (j, section) in new.enumerated() {
+        var oldWalk = OldCardWalk(oldSections)
+        for (j, section) in newSections.enumerated() {
             let w = slots.firstIndex(of: kept[j].map { .old($0) } ?? .new(j))!
             var previous: String?
             for card in section.cards {
                 defer { previous = card.id }
-                if staying.contains(card.id) {
-                    let item = target.sections[w].cards.position(ofID: card.id)!
-                    if target.sections[w].cards[item] != card { changed.append(card) }
+                guard let at = place[card.id] else {
+                    steps.append(.insertCard(card, section: w, after: previous))
+                    inserted += 1
                     continue
                 }
-                let place = Self.locate(card.id, in: target.sections)
-                if let (s, i) = place, target.sections[s].cards[i] != card { changed.append(card) }
-                // The place right after `previous` once the card is out of the way.
-                var item = previous.map { target.sections[w].cards.position(ofID: $0)! + 1 } ?? 0
-                if let (s, i) = place, s == w, i < item { item -= 1 }
-                if place != nil {
-                    perform(.moveCard(id: card.id, section: w, item: item), on: &target)
-                    moved += 1
-                } else {
-                    perform(.insertCard(card, section: w, item: item), on: &target)
-                    inserted += 1
+                if staying[Int(at.index)] {
+                    if oldWalk.card(at: Int(at.index)) != card { changed.append(card) }
+                    continue
                 }
+                let k = Int(at.section)
+                if oldSections[k].cards[Int(at.index) - bases[k]] != card { changed.append(card) }
+                steps.append(.moveCard(id: card.id, section: w, after: previous))
+                moved += 1
             }
         }
 
         // 4. New content for cards that stayed or moved.
         for card in changed {
-            perform(.updateCard(card), on: &target)
+            steps.append(.updateCard(card))
             updated += 1
         }
 
         // 5. The sections that are gone: every card of theirs was deleted or moved out.
-        for index in slots.indices.reversed() {
-            guard case .old(let k) = slots[index], !keptOld.contains(k) else { continue }
-            perform(.deleteSection(at: index), on: &target)
+        for position in slots.indices.reversed() {
+            guard case .old(let k) = slots[position], !keptOld.contains(k) else { continue }
+            steps.append(.deleteSection(at: position))
             sectionsDeleted += 1
         }
 
-        // 6. Titles and ids of the sections that stayed (and the ids of those inserted again).
-        for (j, section) in new.enumerated() {
-            guard target.sections[j].title != section.title || target.sections[j].id != section.id else { continue }
-            perform(.retitleSection(at: j, title: section.title, id: section.id), on: &target)
+        // 6. Titles and ids: of the sections that stayed, and the ids of those inserted again.
+        for (j, section) in newSections.enumerated() {
+            let current: (title: String?, id: String?) =
+                if let k = kept[j] { (oldSections[k].title, oldSections[k].id) } else {
+                    (section.title, matches[j] == nil ? section.id : nil)
+                }
+            guard current.title != section.title || current.id != section.id else { continue }
+            steps.append(.retitleSection(at: j, title: section.title, id: section.id))
             sectionsRetitled += 1
         }
     }
 
-    /// The section and item of the card with this id.
-    private static func locate(_ id: String, in sections: [Section]) -> (Int, Int)? {
-        for (s, section) in sections.enumerated() {
-            if let item = section.cards.position(ofID: id) { return (s, item) }
-        }
-        return nil
+    /// Carries the steps out on `target`.
+    public func apply<Target: DeckDiffTarget>(to target: inout Target) {
+        for step in steps { target.perform(step) }
     }
 
     /// For each new section, the old section it continues, if any: by id; then, among sections
@@ -231,6 +214,43 @@ public struct DeckDiff: Equatable, Sendable {
     }
 }
 
+/// Where a card was in the old state.
+private struct OldPlace {
+    var section: Int32
+    var index: Int32
+}
+
+/// The old deck's cards in order, for lookups at increasing global indices: O(1) each on average,
+/// where a lookup in a section's tree costs O(log n).
+private struct OldCardWalk {
+    private let sections: [Section]
+    private var section = 0
+    private var base = 0
+    private var iterator: CardList.Iterator?
+    private var next = 0
+    private var last: Card?
+
+    init(_ sections: [Section]) {
+        self.sections = sections
+        iterator = sections.first?.cards.makeIterator()
+    }
+
+    /// The card at global index `index`, which is not smaller than the last one asked for.
+    mutating func card(at index: Int) -> Card {
+        while index >= base + sections[section].cards.count {
+            base += sections[section].cards.count
+            section += 1
+            iterator = sections[section].cards.makeIterator()
+            next = base
+        }
+        while next <= index {
+            last = iterator!.next()
+            next += 1
+        }
+        return last!
+    }
+}
+
 extension Deck: DeckDiffTarget {
     public mutating func perform(_ step: DeckDiffStep) {
         switch step {
@@ -239,12 +259,12 @@ extension Deck: DeckDiffTarget {
             removeCard(section: s, item: i)
         case .insertSection(let section, let at):
             sections.insert(section, at: at)
-        case .insertCard(let card, let section, let item):
-            sections[section].cards.insert(card, at: item)
-        case .moveCard(let id, let section, let item):
+        case .insertCard(let card, let section, let after):
+            sections[section].cards.insert(card, at: after.map { sections[section].cards.position(ofID: $0)! + 1 } ?? 0)
+        case .moveCard(let id, let section, let after):
             let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: id)!)
             let card = removeCard(section: s, item: i)
-            sections[section].cards.insert(card, at: item)
+            sections[section].cards.insert(card, at: after.map { sections[section].cards.position(ofID: $0)! + 1 } ?? 0)
         case .updateCard(let card):
             let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: card.id)!)
             sections[s].cards[i] = card

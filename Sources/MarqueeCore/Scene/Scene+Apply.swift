@@ -26,13 +26,13 @@ extension Scene {
         // storage is never shared (a shared copy would make the first edit copy every card).
         var target = SceneDiffTarget(scene: Scene(deck: Deck(), viewport: layout.viewport), tag: tag)
         swap(&self, &target.scene)
-        let diff: DeckDiff
-        if let precomputed, precomputed.version == target.scene.deckVersion {
-            for step in precomputed.diff.steps { target.perform(step) }
-            diff = precomputed.diff
-        } else {
-            diff = DeckDiff.apply(new, to: &target)
-        }
+        let diff =
+            if let precomputed, precomputed.version == target.scene.deckVersion {
+                precomputed.diff
+            } else {
+                DeckDiff(from: target.scene.deck, to: new)
+            }
+        diff.apply(to: &target)
         swap(&self, &target.scene)
         var result = Application(diff: diff)
         if deck.style != new.style {
@@ -66,17 +66,18 @@ private struct SceneDiffTarget: DeckDiffTarget {
     var scene: Scene
     let tag: Int?
 
-    var sections: [Section] { scene.deck.sections }
-
     mutating func perform(_ step: DeckDiffStep) {
         // Steps are valid by construction (DeckDiff found each place in this very deck).
         do throws(DeckEditError) {
             switch step {
             case .deleteCard(let id): try scene.deleteCard(.id(id), tag: tag)
             case .insertSection(let section, let at): try scene.insertSection(section, at: at, tag: tag)
-            case .insertCard(let card, let section, let item):
-                try scene.insertCard(card, section: section, item: item, tag: tag)
-            case .moveCard(let id, let section, let item):
+            case .insertCard(let card, let section, let after):
+                try scene.insertCard(card, section: section, item: try place(after: after, in: section), tag: tag)
+            case .moveCard(let id, let section, let after):
+                // The place is counted without the moved card, as `move`'s S:I is.
+                var item = try place(after: after, in: section)
+                if let from = scene.deck.sections[section].cards.position(ofID: id), from < item { item -= 1 }
                 try scene.moveCard(.id(id), to: .sectionItem(section: section, item: item), tag: tag)
             case .updateCard(let card): try scene.updateCard(.id(card.id), with: card, tag: tag)
             case .deleteSection(let at): try scene.deleteSection(at: at, tag: tag)
@@ -90,5 +91,14 @@ private struct SceneDiffTarget: DeckDiffTarget {
         } catch {
             preconditionFailure("Scene.apply: a diff step failed: \(step): \(error.message)")
         }
+    }
+
+    /// The item right after the card `after` in `section` (0 when nil).
+    private func place(after: String?, in section: Int) throws(DeckEditError) -> Int {
+        guard let after else { return 0 }
+        guard let position = scene.deck.sections[section].cards.position(ofID: after) else {
+            throw DeckEditError("no card \(after) in section \(section)")
+        }
+        return position + 1
     }
 }
