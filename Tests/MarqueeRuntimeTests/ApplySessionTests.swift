@@ -1,3 +1,4 @@
+import Foundation
 import MarqueeCore
 import XCTest
 
@@ -84,10 +85,43 @@ final class ApplySessionTests: XCTestCase {
         XCTAssertTrue(errors[2].hasPrefix("apply: "), errors[2])
         XCTAssertTrue(errors[3].contains("usage: apply"), errors[3])
         XCTAssertTrue(errors[4].contains("apply cannot stand inside a batch"), errors[4])
-        XCTAssertEqual(replies.last { $0["deleted"] != nil }?["deleted"]?.number, 1, "a deck with a byte order mark is applied")
+        XCTAssertEqual(
+            replies.last { $0["deleted"] != nil }?["deleted"]?.number, 1, "a deck with a byte order mark is applied")
         // Until the last apply, the first deck stayed as it was.
         let beforeLast = run.trace.last { !ids($0).isEmpty && ids($0).contains("a") }
         XCTAssertEqual(beforeLast.map(ids), ["a", "b"])
         XCTAssertEqual(ids(run.trace.last!), ["b"])
+    }
+}
+
+/// The feed example in docs/examples/feed: its states, piped into a session, are each applied.
+final class FeedExampleTests: XCTestCase {
+    func testTheBoardFeedsStatesThatApply() throws {
+        let root = #filePath.components(separatedBy: "/Tests/").first!
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["\(root)/docs/examples/feed/board.py", "--count", "6", "--every", "0", "--seed", "5"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let lines = output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 6)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("apply {") })
+
+        let run = try SessionHarness.run(
+            lines.joined(separator: "\nwait idle\n") + "\nwait idle\n", size: PixelSize(width: 720, height: 1280))
+        let applied = run.replies.filter { $0["inserted"] != nil }
+        XCTAssertEqual(applied.count, 6, "\(run.replies.filter { $0["ok"]?.bool == false })")
+        let later = applied.dropFirst()
+        XCTAssertGreaterThan(later.reduce(0) { $0 + $1["deleted"]!.number! }, 0, "trains leave")
+        XCTAssertGreaterThan(later.reduce(0) { $0 + $1["inserted"]!.number! }, 0, "trains join")
+        // The last frame shows the last state's trains, in its order.
+        let last = try JSONParser.parse(String(lines.last!.dropFirst("apply ".count)))
+        let expected = last["sections"]!.array![0]["cards"]!.array!.map { $0["id"]!.string! }
+        let shown = run.trace.last!["cards"]!.array!.compactMap { $0["id"]?.string }
+        XCTAssertEqual(shown, expected)
     }
 }
