@@ -18,6 +18,9 @@ public enum Command: Equatable, Sendable {
     case commit
     /// `appear [stagger=S] [duration=S]`; nil means the default (0.08 s; the deck's transition).
     case appear(stagger: Double?, duration: Double?)
+    /// `apply FILE` or `apply {DECK_JSON}`: a whole new deck state, shown as one animated batch of
+    /// its differences from the current one.
+    case apply(DeckSource)
 
     /// Whether the command edits the deck (and so may stand between `batch` and `commit`).
     public var isEdit: Bool {
@@ -45,6 +48,7 @@ public enum Command: Equatable, Sendable {
         case .batch: return "batch"
         case .commit: return "commit"
         case .appear: return "appear"
+        case .apply: return "apply"
         }
     }
 }
@@ -79,4 +83,12 @@ public enum WaitCondition: Equatable, Sendable {
 public enum DecodedLine: Equatable, Sendable {
     case command(Command)
     case invalid(String)
+}
+
+/// Where `apply` finds its deck.
+public enum DeckSource: Equatable, Sendable {
+    /// A deck file (resolved against `--restrict-paths` by the session).
+    case file(String)
+    /// The deck's JSON, given on the command line itself.
+    case json(String)
 }

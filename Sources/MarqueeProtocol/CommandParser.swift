@@ -30,10 +30,12 @@ public enum CommandParser {
         "appear": "appear [stagger=S] [duration=S]",
         "batch": "batch",
         "commit": "commit",
+        "apply": "apply DECK.json | apply {DECK_JSON}",
     ]
 
     /// nil for a blank line or a comment.
     public static func parse(_ text: String) -> Result<Command, CommandError>? {
+        if let apply = parseApply(text) { return apply }
         if let withJSON = parseCommandWithJSON(text) { return withJSON }
         let words = tokenize(text)
         guard let name = words.first else { return nil }
@@ -153,6 +155,20 @@ public enum CommandParser {
 
     /// `insert` and `update` end with card JSON, which may hold `#` (colors) and spaces, so the
     /// JSON is the rest of the line after the place, taken as it is.
+    /// `apply FILE` or `apply {...}`: the JSON is the rest of the line as it is (a `#` inside it
+    /// is no comment); it is decoded with the deck, off the frame path.
+    static func parseApply(_ text: String) -> Result<Command, CommandError>? {
+        let words = text.split(maxSplits: 1, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
+        guard words.first == "apply" else { return nil }
+        let rest = words.count > 1 ? words[1].drop { $0 == " " || $0 == "\t" } : ""
+        if rest.first == "{" { return .success(.apply(.json(String(rest)))) }
+        let arguments = tokenize(String(rest))
+        guard arguments.count == 1 else {
+            return .failure(arguments.isEmpty ? missing("a deck file or deck JSON", for: "apply") : wrongCount("apply"))
+        }
+        return .success(.apply(.file(String(arguments[0]))))
+    }
+
     static func parseCommandWithJSON(_ text: String) -> Result<Command, CommandError>? {
         let words = text.split(maxSplits: 2, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
         guard let name = words.first, name == "insert" || name == "update" || name == "insert-section", words.count == 3

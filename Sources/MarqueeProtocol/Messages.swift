@@ -67,4 +67,21 @@ public enum Messages {
         writer.member("presented", presented)
         writer.endObject()
     }
+
+    /// `{"seq":N,"ok":true,"inserted":3,"deleted":2,"moved":1,"updated":4,...}`: what an `apply`
+    /// changed. All counts 0: the state was the one shown, and nothing animates.
+    public static func applied(seq: Int, _ applied: Scene.Application, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("seq", seq)
+        writer.member("ok", true)
+        writer.member("inserted", applied.diff.inserted)
+        writer.member("deleted", applied.diff.deleted)
+        writer.member("moved", applied.diff.moved)
+        writer.member("updated", applied.diff.updated)
+        writer.member("sectionsInserted", applied.diff.sectionsInserted)
+        writer.member("sectionsDeleted", applied.diff.sectionsDeleted)
+        writer.member("sectionsRetitled", applied.diff.sectionsRetitled)
+        writer.member("settings", applied.settingsChanged)
+        writer.endObject()
+    }
 }

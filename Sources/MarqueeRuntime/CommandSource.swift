@@ -13,6 +13,8 @@ final class CommandSource {
         case snapshot(seq: Int, path: String)
         /// A `load` whose deck is being read on its own thread (`DeckLoader`).
         case load(seq: Int, DeckLoad)
+        /// An `apply` whose deck is being read or decoded on its own thread.
+        case apply(seq: Int, DeckLoad)
     }
 
     let name: String

@@ -26,4 +26,13 @@ public enum DeckFile {
             throw RuntimeError("deck \(path) is invalid: \(error.summary)")
         }
     }
+
+    /// A deck given as JSON text (`apply {...}`); the error calls it "the deck".
+    static func decode(text: String) throws(RuntimeError) -> Deck {
+        do {
+            return try DeckDecoder.decode(bytes: Array(text.utf8))
+        } catch {
+            throw RuntimeError("the deck is invalid: \(error.summary)")
+        }
+    }
 }

@@ -18,9 +18,19 @@ final class DeckLoader {
         wakeUp = try WakeUpPipe()
     }
 
-    /// Starts reading `path` (already checked against `--restrict-paths`) on a new thread.
-    func start(_ path: String) throws(RuntimeError) -> DeckLoad {
-        let load = DeckLoad(path: path)
+    /// Starts reading `path` (already checked against `--restrict-paths`) on a new thread. With
+    /// a `base` (the shown deck and its version), the thread also finds the difference from it.
+    func start(_ path: String, base: (deck: Deck, version: Int)? = nil) throws(RuntimeError) -> DeckLoad {
+        try start(DeckLoad(path: path, base: base))
+    }
+
+    /// Starts decoding a deck given as JSON text (`apply {...}`) on a new thread.
+    func start(text: String, base: (deck: Deck, version: Int)? = nil) throws(RuntimeError) -> DeckLoad {
+        try start(DeckLoad(text: text, base: base))
+    }
+
+    private func start(_ load: DeckLoad) throws(RuntimeError) -> DeckLoad {
+        let path = load.path
         let job = Unmanaged.passRetained(LoadJob(load: load, wakeUp: wakeUp)).toOpaque()
         var thread = pthread_t()
         // The thread inherits the loop's signal mask, so SIGINT, SIGTERM and SIGHUP still go only
@@ -48,14 +58,37 @@ final class DeckLoader {
 
 /// One deck being read; `result` is nil until its thread has finished.
 final class DeckLoad: Sendable {
+    /// The file, or a name for messages when the deck came as text.
     let path: String
+    /// The deck's JSON when it came on the command line.
+    let text: String?
+    /// For `apply`: the deck shown when the command came, and its version.
+    let base: (deck: Deck, version: Int)?
     private let outcome = Mutex<Result<Deck, RuntimeError>?>(nil)
+    private let difference = Mutex<(diff: DeckDiff, version: Int)?>(nil)
 
-    init(path: String) { self.path = path }
+    init(path: String, base: (deck: Deck, version: Int)? = nil) {
+        self.path = path
+        self.text = nil
+        self.base = base
+    }
+
+    init(text: String, base: (deck: Deck, version: Int)? = nil) {
+        self.path = "(given as JSON)"
+        self.text = text
+        self.base = base
+    }
 
     var result: Result<Deck, RuntimeError>? { outcome.withLock { $0 } }
 
+    /// The difference from `base` to the decoded deck, found on the thread (set before `result`).
+    var precomputed: (diff: DeckDiff, version: Int)? { difference.withLock { $0 } }
+
     fileprivate func finish(_ result: Result<Deck, RuntimeError>) {
+        if let base, case .success(let deck) = result {
+            let diff = DeckDiff(from: base.deck, to: deck)
+            difference.withLock { $0 = (diff, base.version) }
+        }
         outcome.withLock { $0 = result }
     }
 }
@@ -73,7 +106,11 @@ private final class LoadJob: Sendable {
 
     func run() {
         do throws(RuntimeError) {
-            load.finish(.success(try DeckFile.decode(try DeckFile.read(load.path), path: load.path)))
+            if let text = load.text {
+                load.finish(.success(try DeckFile.decode(text: text)))
+            } else {
+                load.finish(.success(try DeckFile.decode(try DeckFile.read(load.path), path: load.path)))
+            }
         } catch {
             load.finish(.failure(error))
         }

@@ -49,8 +49,38 @@ extension Session {
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
+        case .apply(let seq, let load):
+            guard let result = load.result else { return false }
+            do throws(RuntimeError) {
+                try applyDeck(try result.get(), precomputed: load.precomputed, seq: seq, source)
+            } catch {
+                source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)
+            }
         }
         return true
+    }
+
+    /// Shows `deck` as one animated batch of its differences from the shown deck; the reply
+    /// counts them and `batch-finished` follows. A style whose fonts cannot be opened changes
+    /// nothing.
+    private func applyDeck(
+        _ deck: Deck, precomputed: (diff: DeckDiff, version: Int)?, seq: Int, _ source: CommandSource
+    ) throws(RuntimeError) {
+        if deck.style != scene.deck.style {
+            try Self.checkFontFile(options.fontPath)
+            do {
+                try renderer.prepare(style: deck.style)
+            } catch {
+                throw RuntimeError(error.message)
+            }
+        }
+        let tag = tag(for: source, seq: seq)
+        let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
+        scene.markTag(tag)
+        tagEvents[tag] = "batch-finished"
+        json.reset()
+        Messages.applied(seq: seq, applied, into: &json)
+        source.output.writeLine(json.bytes)
     }
 
     private func apply(_ command: Command, seq: Int, _ source: CommandSource) {
@@ -76,6 +106,20 @@ extension Session {
                 source.hold = .load(seq: seq, try loader.start(try paths.checkRead(path)))
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
+            }
+        case .apply(let deckSource):
+            // Read and decoded on a thread, like `load`; the source's later commands wait.
+            do throws(RuntimeError) {
+                // The thread also finds the difference from the deck shown now (a copy costs
+                // nothing until the scene changes it), so a big deck's diff is off the frame path.
+                let base = (scene.deck, scene.deckVersion)
+                switch deckSource {
+                case .file(let path):
+                    source.hold = .apply(seq: seq, try loader.start(try paths.checkRead(path), base: base))
+                case .json(let text): source.hold = .apply(seq: seq, try loader.start(text: text, base: base))
+                }
+            } catch {
+                source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
         case .quit:
             source.reply(ok: seq, json: &json)
@@ -112,19 +156,16 @@ extension Session {
                 return
             }
             let tag = tag(for: source, seq: seq)
-            var trial = scene
-            for (editSeq, edit) in batch.edits {
-                do throws(DeckEditError) {
-                    try self.edit(edit, in: &trial, tag: tag)
-                } catch {
-                    tagOwners[tag] = nil
-                    source.reply(
-                        error: "commit: the batch was not applied: line \(editSeq) (\(edit.name)): \(error.message)",
-                        seq: seq, json: &json)
-                    return
-                }
+            do throws(SceneBatchError) {
+                try scene.performAll(batch.edits.map { Self.sceneEdit($0.command) }, tag: tag)
+            } catch {
+                tagOwners[tag] = nil
+                let (editSeq, edit) = batch.edits[error.failedEdit]
+                source.reply(
+                    error: "commit: the batch was not applied: line \(editSeq) (\(edit.name)): \(error.error.message)",
+                    seq: seq, json: &json)
+                return
             }
-            scene = trial
             tagEvents[tag] = "batch-finished"
             scene.markTag(tag)
             source.reply(ok: seq, json: &json)
@@ -146,14 +187,19 @@ extension Session {
     /// Card edits (SPEC §5): applied at once, animated from the next frame; a failed edit changes
     /// nothing and is answered with why.
     private func edit(_ command: Command, in scene: inout Scene, tag: Int?) throws(DeckEditError) {
+        try scene.perform(Self.sceneEdit(command), tag: tag)
+    }
+
+    /// The scene's form of an edit command (`command.isEdit`).
+    static func sceneEdit(_ command: Command) -> SceneEdit {
         switch command {
-        case .insert(let place, let card): try scene.insertCard(card, at: place, tag: tag)
-        case .delete(let reference): try scene.deleteCard(reference, tag: tag)
-        case .move(let reference, let place): try scene.moveCard(reference, to: place, tag: tag)
-        case .update(let reference, let card): try scene.updateCard(reference, with: card, tag: tag)
-        case .insertSection(let index, let section): try scene.insertSection(section, at: index, tag: tag)
-        case .deleteSection(let index): try scene.deleteSection(at: index, tag: tag)
-        default: preconditionFailure("Session.edit: \(command.name) is not an edit")
+        case .insert(let place, let card): return .insert(place, card)
+        case .delete(let reference): return .delete(reference)
+        case .move(let reference, let place): return .move(reference, to: place)
+        case .update(let reference, let card): return .update(reference, card)
+        case .insertSection(let index, let section): return .insertSection(index, section)
+        case .deleteSection(let index): return .deleteSection(index)
+        default: preconditionFailure("Session.sceneEdit: \(command.name) is not an edit")
         }
     }
 

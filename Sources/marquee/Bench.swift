@@ -70,6 +70,12 @@ struct Bench: ParsableCommand {
         help: "With --images: the largest picture decoded, in pixels.")
     var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
+    @Flag(
+        help:
+            "Time edits instead of frames: a one-edit batch, and an apply of a state with 10 changes (decoding it, finding the difference, replaying it on the frame path), for each --cards (default 100000,1000000). Prints one JSON line per deck size."
+    )
+    var edits = false
+
     @Flag(help: "Print one JSON line instead of a table.")
     var json = false
 
@@ -104,6 +110,17 @@ struct Bench: ParsableCommand {
     func run() throws {
         if images {
             try runImages()
+            return
+        }
+        if edits {
+            for count in cards == "10000" ? [100_000, 1_000_000] : cardCounts {
+                do {
+                    print(try EditBench.run(cards: count).jsonLine)
+                } catch {
+                    Log.error("bench --edits: \(error)")
+                    throw ExitCode.failure
+                }
+            }
             return
         }
         for count in cardCounts {

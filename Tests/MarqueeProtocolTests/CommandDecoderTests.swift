@@ -16,6 +16,10 @@ final class CommandDecoderTests: XCTestCase {
         snapshot /tmp/a.png
         bogus
         load deck.json
+        apply new state.json
+        apply next.json
+        apply {"sections": [{"title": "# not a comment"}]}
+        apply
         quit
         """.utf8)
 
@@ -32,9 +36,13 @@ final class CommandDecoderTests: XCTestCase {
             .command(.wait(.idle)),
             .command(.snapshot(path: "/tmp/a.png")),
             .invalid(
-                "unknown command \"bogus\" (known commands: appear, batch, commit, delete, delete-section, insert, insert-section, load, move, quit, scroll-by, scroll-to, snapshot, update, wait)"
+                "unknown command \"bogus\" (known commands: appear, apply, batch, commit, delete, delete-section, insert, insert-section, load, move, quit, scroll-by, scroll-to, snapshot, update, wait)"
             ),
             .command(.load(path: "deck.json")),
+            .invalid("apply: wrong number of arguments (usage: apply DECK.json | apply {DECK_JSON})"),
+            .command(.apply(.file("next.json"))),
+            .command(.apply(.json(##"{"sections": [{"title": "# not a comment"}]}"##))),
+            .invalid("apply: missing a deck file or deck JSON (usage: apply DECK.json | apply {DECK_JSON})"),
             .command(.quit),
         ]
     }

@@ -31,15 +31,20 @@ public struct Card: Hashable, Sendable {
 /// An ordered group of cards with an optional header title.
 public struct Section: Equatable, Sendable {
     public var title: String?
+    /// Names the section across deck states, for `apply`; without it a section is matched by its
+    /// title, then by its position.
+    public var id: String?
     public var cards: CardList
 
-    public init(title: String? = nil) {
+    public init(title: String? = nil, id: String? = nil) {
         self.title = title
+        self.id = id
         self.cards = CardList()
     }
 
-    public init<Cards: Sequence>(title: String? = nil, cards: Cards) where Cards.Element == Card {
+    public init<Cards: Sequence>(title: String? = nil, id: String? = nil, cards: Cards) where Cards.Element == Card {
         self.title = title
+        self.id = id
         self.cards = cards as? CardList ?? CardList(cards)
     }
 }

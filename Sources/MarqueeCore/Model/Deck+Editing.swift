@@ -68,6 +68,9 @@ extension Deck {
         guard index >= 0, index <= sections.count else {
             throw DeckEditError("section index \(index) is out of range (0 to \(sections.count))")
         }
+        if let id = section.id, sections.contains(where: { $0.id == id }) {
+            throw DeckEditError("a section with id \(MessageText.quoted(id)) already exists")
+        }
         var seen = Set<String>()
         for card in section.cards {
             guard seen.insert(card.id).inserted else {

@@ -95,7 +95,7 @@ public struct DeckDecoder {
     }
 
     private static let deckFields = ["sections", "layout", "style", "keyframes", "title"]
-    private static let sectionFields = ["title", "cards"]
+    private static let sectionFields = ["title", "id", "cards"]
     private static let cardFields = ["id", "title", "body", "color", "accent", "height", "direction"]
     private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
     private static let insetFields = ["top", "left", "bottom", "right"]
@@ -127,6 +127,7 @@ public struct DeckDecoder {
         }
         // Where each id was first seen, as (section, card): paths are built only for problems.
         var firstUseOfID: [String: (section: Int, card: Int)] = [:]
+        var firstSectionWithID: [String: Int] = [:]
         deck.sections.reserveCapacity(sections.count)
         for (sectionIndex, sectionJSON) in sections.enumerated() {
             let sectionPath = "sections[\(sectionIndex)]"
@@ -136,6 +137,18 @@ public struct DeckDecoder {
             var section = Section()
             if let title = Self.value(sectionFields, "title") {
                 section.title = string(title, path: sectionPath + ".title")
+            }
+            if let idJSON = Self.value(sectionFields, "id"), let id = string(idJSON, path: sectionPath + ".id") {
+                if id.isEmpty {
+                    report(sectionPath + ".id", "a section id must not be empty")
+                } else if let first = firstSectionWithID[id] {
+                    report(
+                        sectionPath + ".id",
+                        "duplicate section id \(MessageText.quoted(id)) (first used at sections[\(first)])")
+                } else {
+                    firstSectionWithID[id] = sectionIndex
+                    section.id = id
+                }
             }
             if let cardsJSON = Self.value(sectionFields, "cards") {
                 guard case .array(let cards) = cardsJSON else {

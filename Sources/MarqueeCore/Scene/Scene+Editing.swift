@@ -217,7 +217,7 @@ extension Scene {
 
     /// Layout frames of the cards and headers near the viewport, before an edit. Whatever an edit of
     /// one card brings into view was within one card's extent of it.
-    private func oldFrames(margin: Double) -> [ItemKey: ItemAttributes] {
+    func oldFrames(margin: Double) -> [ItemKey: ItemAttributes] {
         var items: [LayoutItem] = []
         let offset = animator.presentedOffset
         let reach = margin + Double(layout.viewport.height) / 2
@@ -286,7 +286,7 @@ extension Scene {
     }
 
     /// Starts a tween for everything the edit moved that is, was, or is passing on screen.
-    private mutating func retarget(
+    mutating func retarget(
         window: [ItemKey: ItemAttributes], appearing: Set<String>, slidingIn: Set<ItemKey> = [], tag: Int?
     ) {
         var targets: [ItemKey: (attributes: ItemAttributes, index: Int)] = [:]

@@ -1,7 +1,13 @@
 /// The state of the show (deck, layout, scroll, transitions) and the one place where it becomes a
 /// frame: `frame(at:into:)` is a function of that state and the frame's target time.
 public struct Scene: Sendable {
-    public internal(set) var deck: Deck
+    public internal(set) var deck: Deck {
+        // Without `oldValue`, the observer does not stop edits from happening in place.
+        didSet { deckVersion &+= 1 }
+    }
+    /// Changes whenever the deck does: a difference computed from a copy of the deck (off the
+    /// frame path) still applies while this is the copy's version.
+    public private(set) var deckVersion = 0
     public internal(set) var layout: CollectionLayout
     public internal(set) var animator = ScrollAnimator()
     /// Something changed that the screen does not show yet (a new deck, a jump, the first frame).

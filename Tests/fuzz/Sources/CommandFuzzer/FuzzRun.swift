@@ -73,9 +73,13 @@ struct FuzzRun {
         if batch != nil {
             switch command {
             case .commit:
-                var trial = scene
-                for edit in batch! { guard (try? Self.edit(edit, &trial)) != nil else { batch = nil; return } }
-                scene = trial
+                let before = scene.deck
+                do throws(SceneBatchError) {
+                    try scene.performAll(batch!.map(Self.sceneEdit), tag: 3)
+                } catch {
+                    Self.checkBounded(error.error.message)
+                    precondition(scene.deck == before, "a failed batch changed the deck")
+                }
                 batch = nil
             case let edit where edit.isEdit: batch!.append(edit)
             default: batch = nil
@@ -106,7 +110,12 @@ struct FuzzRun {
             scene.appear(stagger: min(stagger ?? 0.08, 0.5), duration: duration.map { min($0, 2) }, tag: 2)
         case .batch:
             batch = []
-        case .commit, .snapshot, .load, .quit:
+        case .apply(.json(let text)):
+            // As the session does it: decoded (off the frame path there), then the difference.
+            guard let new = try? DeckDecoder.decode(bytes: Array(text.utf8)) else { break }
+            _ = scene.apply(new, tag: 4)
+            precondition(scene.deck.sections == new.sections, "apply did not reach the new state")
+        case .commit, .snapshot, .load, .quit, .apply:
             break
         default:
             do throws(DeckEditError) {
@@ -114,6 +123,18 @@ struct FuzzRun {
             } catch {
                 Self.checkBounded(error.message)
             }
+        }
+    }
+
+    static func sceneEdit(_ command: Command) -> SceneEdit {
+        switch command {
+        case .insert(let place, let card): .insert(place, card)
+        case .delete(let reference): .delete(reference)
+        case .move(let reference, let place): .move(reference, to: place)
+        case .update(let reference, let card): .update(reference, card)
+        case .insertSection(let index, let section): .insertSection(index, section)
+        case .deleteSection(let index): .deleteSection(index)
+        default: preconditionFailure("not an edit: \(command)")
         }
     }
 

@@ -18,6 +18,8 @@ enum Mutator {
         #"update N {"title": "N", "height": N}"#, #"update N:N {"body": "N"}"#, #"update id:cN-N {"height": N}"#,
         #"insert-section N {"title": "N", "cards": [{"id": "sN", "height": N}]}"#, "delete-section N",
         "appear stagger=N duration=N", "batch", "commit",
+        #"apply {"sections": [{"id": "s0", "title": "S0", "cards": [{"id": "c0-N"}, {"id": "nN", "height": N}, {"id": "c2-N"}]}, {"cards": [{"id": "c0-N", "title": "N"}]}]}"#,
+        #"apply {"sections": [{"title": "S2", "cards": [{"id": "c2-N"}, {"id": "c1-N"}]}], "layout": {"cardHeight": N}}"#,
     ]
 
     /// Deck members whose numbers come from outside: `N` is filled, each member kept or left out.

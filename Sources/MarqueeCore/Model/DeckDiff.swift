@@ -1,0 +1,278 @@
+/// One step of the way from one deck state to another, in the terms of the scene's edits. Cards
+/// are placed after another card (by id), so a step holds whatever the steps before it did.
+public enum DeckDiffStep: Equatable, Sendable {
+    case deleteCard(id: String)
+    /// An empty section (its title and id); its cards follow as inserts and moves.
+    case insertSection(Section, at: Int)
+    /// Into section `section`, right after the card `after` (nil: at the section's start).
+    case insertCard(Card, section: Int, after: String?)
+    /// To section `section`, right after the card `after` (nil: at the section's start).
+    case moveCard(id: String, section: Int, after: String?)
+    /// The card with this id gets this content.
+    case updateCard(Card)
+    /// An empty section leaves.
+    case deleteSection(at: Int)
+    /// A section gets a new title or id.
+    case retitleSection(at: Int, title: String?, id: String?)
+}
+
+/// What a diff's steps are carried out on: a deck (tests, reports) or the scene, which animates
+/// each step.
+public protocol DeckDiffTarget {
+    mutating func perform(_ step: DeckDiffStep)
+}
+
+/// The difference between the cards and sections of two deck states, for `apply`: deletes, then
+/// new sections, then the cards placed in their final order (inserts, and moves of only the cards
+/// outside a longest increasing subsequence of the ones that stay), then updates of changed
+/// content, then the sections that are gone (empty by then), then new titles and ids. Cards are
+/// matched by `id` across the whole deck; sections by `id`, then (those without one) by title,
+/// then by position.
+///
+/// Sections cannot move: of the matched sections, those in the heaviest increasing run (weighed
+/// by the cards they keep) stay, and the others are deleted and inserted again at their new
+/// place, their cards moving over.
+///
+/// Finding the difference only reads the two states: one pass over each, with a map of the old
+/// cards' places, and no copy of either. Each card is placed after the final card before it,
+/// named by id, so the steps need no positions worked out along the way; the target finds each
+/// place (O(log n) in a deck) when it carries the step out. That is what lets a loader thread
+/// find the difference of a big deck and the frame path replay only the k steps.
+public struct DeckDiff: Equatable, Sendable {
+    public var steps: [DeckDiffStep] = []
+    public var inserted = 0
+    public var deleted = 0
+    public var moved = 0
+    public var updated = 0
+    public var sectionsInserted = 0
+    public var sectionsDeleted = 0
+    public var sectionsRetitled = 0
+
+    public var isEmpty: Bool { steps.isEmpty }
+
+    /// Where a section of the state being edited came from.
+    private enum Slot: Equatable {
+        case old(Int)
+        case new(Int)
+    }
+
+    /// The steps from `old` to `new`.
+    public init(from old: Deck, to new: Deck) {
+        let oldSections = old.sections
+        let newSections = new.sections
+
+        // Each old card's section and global index.
+        var place: [String: OldPlace] = [:]
+        place.reserveCapacity(old.cardCount)
+        var bases: [Int] = []
+        var index: Int32 = 0
+        for (k, section) in oldSections.enumerated() {
+            bases.append(Int(index))
+            for card in section.cards {
+                place[card.id] = OldPlace(section: Int32(k), index: index)
+                index += 1
+            }
+        }
+
+        // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
+        // place (each weighs one more than the cards it keeps, so empty ones count too).
+        let matches = Self.matchSections(old: oldSections, new: newSections)
+        let matchedNew = newSections.indices.filter { matches[$0] != nil }
+        let weights = matchedNew.map { j in
+            1 + newSections[j].cards.reduce(0) { $0 + (place[$1.id]?.section == Int32(matches[j]!) ? 1 : 0) }
+        }
+        var kept = [Int?](repeating: nil, count: newSections.count)
+        for position in heaviestIncreasingSubsequence(matchedNew.map { matches[$0]! }, weights: weights) {
+            kept[matchedNew[position]] = matches[matchedNew[position]]
+        }
+        let keptOld = Set(kept.compactMap { $0 })
+
+        // Cards that keep their section and their order among the others stay; `found` marks the
+        // old cards the new state still has.
+        var found = [Bool](repeating: false, count: Int(index))
+        var candidates: [Int32] = []
+        for (j, section) in newSections.enumerated() {
+            for card in section.cards {
+                guard let at = place[card.id] else { continue }
+                found[Int(at.index)] = true
+                if let k = kept[j], at.section == Int32(k) { candidates.append(at.index) }
+            }
+        }
+        var staying = [Bool](repeating: false, count: Int(index))
+        for position in longestIncreasingSubsequence(candidates.map { Int($0) }) {
+            staying[Int(candidates[position])] = true
+        }
+
+        // 1. Cards that are gone.
+        for (k, section) in oldSections.enumerated() {
+            for (item, card) in section.cards.enumerated() where !found[bases[k] + item] {
+                steps.append(.deleteCard(id: card.id))
+                deleted += 1
+            }
+        }
+
+        // 2. New sections, each right after the final section before it.
+        var slots = oldSections.indices.map { Slot.old($0) }
+        var previousSlot: Int?
+        for (j, section) in newSections.enumerated() {
+            if let k = kept[j] {
+                previousSlot = slots.firstIndex(of: .old(k))
+                continue
+            }
+            let at = previousSlot.map { $0 + 1 } ?? 0
+            // A section inserted again at a new place gets its id once the old one has left.
+            let id = matches[j] == nil ? section.id : nil
+            steps.append(.insertSection(Section(title: section.title, id: id), at: at))
+            sectionsInserted += 1
+            slots.insert(.new(j), at: at)
+            previousSlot = at
+        }
+
+        // 3. Every card to its final place, right after the final card before it in its section
+        // (the cards in between are ones still to move away). The cards that stay come in their
+        // old order, so their old content is found by walking the old deck once alongside.
+        var changed: [Card] = []
+        var oldWalk = OldCardWalk(oldSections)
+        for (j, section) in newSections.enumerated() {
+            let w = slots.firstIndex(of: kept[j].map { .old($0) } ?? .new(j))!
+            var previous: String?
+            for card in section.cards {
+                defer { previous = card.id }
+                guard let at = place[card.id] else {
+                    steps.append(.insertCard(card, section: w, after: previous))
+                    inserted += 1
+                    continue
+                }
+                if staying[Int(at.index)] {
+                    if oldWalk.card(at: Int(at.index)) != card { changed.append(card) }
+                    continue
+                }
+                let k = Int(at.section)
+                if oldSections[k].cards[Int(at.index) - bases[k]] != card { changed.append(card) }
+                steps.append(.moveCard(id: card.id, section: w, after: previous))
+                moved += 1
+            }
+        }
+
+        // 4. New content for cards that stayed or moved.
+        for card in changed {
+            steps.append(.updateCard(card))
+            updated += 1
+        }
+
+        // 5. The sections that are gone: every card of theirs was deleted or moved out.
+        for position in slots.indices.reversed() {
+            guard case .old(let k) = slots[position], !keptOld.contains(k) else { continue }
+            steps.append(.deleteSection(at: position))
+            sectionsDeleted += 1
+        }
+
+        // 6. Titles and ids: of the sections that stayed, and the ids of those inserted again.
+        for (j, section) in newSections.enumerated() {
+            let current: (title: String?, id: String?) =
+                if let k = kept[j] { (oldSections[k].title, oldSections[k].id) } else {
+                    (section.title, matches[j] == nil ? section.id : nil)
+                }
+            guard current.title != section.title || current.id != section.id else { continue }
+            steps.append(.retitleSection(at: j, title: section.title, id: section.id))
+            sectionsRetitled += 1
+        }
+    }
+
+    /// Carries the steps out on `target`.
+    public func apply<Target: DeckDiffTarget>(to target: inout Target) {
+        for step in steps { target.perform(step) }
+    }
+
+    /// For each new section, the old section it continues, if any: by id; then, among sections
+    /// without an id, by title (the first unmatched one of that title), then by position.
+    private static func matchSections(old: [Section], new: [Section]) -> [Int?] {
+        var result = [Int?](repeating: nil, count: new.count)
+        var taken = [Bool](repeating: false, count: old.count)
+        var oldByID: [String: Int] = [:]
+        for (k, section) in old.enumerated() {
+            if let id = section.id, oldByID[id] == nil { oldByID[id] = k }
+        }
+        for (j, section) in new.enumerated() {
+            guard let id = section.id, let k = oldByID[id], !taken[k] else { continue }
+            result[j] = k
+            taken[k] = true
+        }
+        for (j, section) in new.enumerated() where section.id == nil {
+            if let k = old.indices.first(where: { !taken[$0] && old[$0].id == nil && old[$0].title == section.title }) {
+                result[j] = k
+                taken[k] = true
+            }
+        }
+        for (j, section) in new.enumerated() where section.id == nil && result[j] == nil {
+            if j < old.count, !taken[j], old[j].id == nil {
+                result[j] = j
+                taken[j] = true
+            }
+        }
+        return result
+    }
+}
+
+/// Where a card was in the old state.
+private struct OldPlace {
+    var section: Int32
+    var index: Int32
+}
+
+/// The old deck's cards in order, for lookups at increasing global indices: O(1) each on average,
+/// where a lookup in a section's tree costs O(log n).
+private struct OldCardWalk {
+    private let sections: [Section]
+    private var section = 0
+    private var base = 0
+    private var iterator: CardList.Iterator?
+    private var next = 0
+    private var last: Card?
+
+    init(_ sections: [Section]) {
+        self.sections = sections
+        iterator = sections.first?.cards.makeIterator()
+    }
+
+    /// The card at global index `index`, which is not smaller than the last one asked for.
+    mutating func card(at index: Int) -> Card {
+        while index >= base + sections[section].cards.count {
+            base += sections[section].cards.count
+            section += 1
+            iterator = sections[section].cards.makeIterator()
+            next = base
+        }
+        while next <= index {
+            last = iterator!.next()
+            next += 1
+        }
+        return last!
+    }
+}
+
+extension Deck: DeckDiffTarget {
+    public mutating func perform(_ step: DeckDiffStep) {
+        switch step {
+        case .deleteCard(let id):
+            let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: id)!)
+            removeCard(section: s, item: i)
+        case .insertSection(let section, let at):
+            sections.insert(section, at: at)
+        case .insertCard(let card, let section, let after):
+            sections[section].cards.insert(card, at: after.map { sections[section].cards.position(ofID: $0)! + 1 } ?? 0)
+        case .moveCard(let id, let section, let after):
+            let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: id)!)
+            let card = removeCard(section: s, item: i)
+            sections[section].cards.insert(card, at: after.map { sections[section].cards.position(ofID: $0)! + 1 } ?? 0)
+        case .updateCard(let card):
+            let (s, i) = try! location(ofCard: globalIndex(ofCardWithID: card.id)!)
+            sections[s].cards[i] = card
+        case .deleteSection(let at):
+            sections.remove(at: at)
+        case .retitleSection(let at, let title, let id):
+            sections[at].title = title
+            sections[at].id = id
+        }
+    }
+}
