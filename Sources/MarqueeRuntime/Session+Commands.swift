@@ -80,7 +80,7 @@ extension Session {
         case .quit:
             source.reply(ok: seq, json: &json)
             quitting = true
-        case .insert, .delete, .move, .update, .insertSection, .deleteSection:
+        case .insert, .delete, .move, .update, .replace, .insertSection, .deleteSection:
             do throws(DeckEditError) {
                 try edit(command, in: &scene, tag: nil)
                 source.reply(ok: seq, json: &json)
@@ -133,7 +133,7 @@ extension Session {
         default:
             guard command.isEdit else {
                 let message =
-                    "\(command.name) cannot stand inside a batch (only insert, delete, move, update, insert-section and delete-section; end it with commit)"
+                    "\(command.name) cannot stand inside a batch (only insert, delete, move, update, replace, insert-section and delete-section; end it with commit)"
                 if source.openBatch?.problem == nil { source.openBatch?.problem = "line \(seq): \(message)" }
                 source.reply(error: message, seq: seq, json: &json)
                 return
@@ -150,7 +150,8 @@ extension Session {
         case .insert(let place, let card): try scene.insertCard(card, at: place, tag: tag)
         case .delete(let reference): try scene.deleteCard(reference, tag: tag)
         case .move(let reference, let place): try scene.moveCard(reference, to: place, tag: tag)
-        case .update(let reference, let card): try scene.updateCard(reference, with: card, tag: tag)
+        case .update(let reference, let patch): try scene.updateCard(reference, with: patch, tag: tag)
+        case .replace(let reference, let card): try scene.updateCard(reference, with: card, tag: tag)
         case .insertSection(let index, let section): try scene.insertSection(section, at: index, tag: tag)
         case .deleteSection(let index): try scene.deleteSection(at: index, tag: tag)
         default: preconditionFailure("Session.edit: \(command.name) is not an edit")

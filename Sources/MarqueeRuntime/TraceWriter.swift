@@ -49,7 +49,7 @@ final class TraceWriter {
                 json.member("index", index)
             case .header(let section):
                 json.member("header", section)
-            case .leavingCard(let card, let index):
+            case .leavingCard(let card, let index), .fadingRows(let card, let index, _):
                 json.member("id", card.id)
                 json.member("index", index)
                 json.member("leaving", true)

@@ -67,7 +67,8 @@ final class ViewportCullingTests: XCTestCase {
             // A leaving item is drawn until its way out ends (its last value is alpha 0).
             if ended { continue }
             switch leaving.content {
-            case .leavingCard(let card, _): add("leaving \(card.id)", leaving.content, attributes)
+            case .leavingCard(let card, _), .fadingRows(let card, _, _):
+                add("leaving \(card.id)", leaving.content, attributes)
             case .leavingHeader(_, let section): add("leaving header \(section)", leaving.content, attributes)
             case .card, .header: XCTFail("only leaving items leave")
             }
@@ -79,7 +80,7 @@ final class ViewportCullingTests: XCTestCase {
         switch item.content {
         case .card(_, let section, let index): return "card \(scene.deck.sections[section].cards[index].id)"
         case .header(let section): return "header \(section)"
-        case .leavingCard(let card, _): return "leaving \(card.id)"
+        case .leavingCard(let card, _), .fadingRows(let card, _, _): return "leaving \(card.id)"
         case .leavingHeader(_, let section): return "leaving header \(section)"
         }
     }

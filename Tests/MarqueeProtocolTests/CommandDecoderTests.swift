@@ -32,7 +32,7 @@ final class CommandDecoderTests: XCTestCase {
             .command(.wait(.idle)),
             .command(.snapshot(path: "/tmp/a.png")),
             .invalid(
-                "unknown command \"bogus\" (known commands: appear, batch, commit, delete, delete-section, insert, insert-section, load, move, quit, scroll-by, scroll-to, snapshot, update, wait)"
+                "unknown command \"bogus\" (known commands: appear, batch, commit, delete, delete-section, insert, insert-section, load, move, quit, replace, scroll-by, scroll-to, snapshot, update, wait)"
             ),
             .command(.load(path: "deck.json")),
             .command(.quit),

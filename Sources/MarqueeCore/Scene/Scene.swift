@@ -52,6 +52,9 @@ public struct Scene: Sendable {
     var pendingTags: [Int: Set<ItemKey>] = [:]
     /// The target time of the last frame drawn.
     var lastTargetTime: Double?
+    /// Seconds from the display link's clock to the wall clock (seconds since the epoch), for
+    /// clock elements: set by whoever owns the link.
+    public var clockOffset: Double = 0
 
     /// Reused each frame so that building the display list does not allocate.
     private var visible: [LayoutItem] = []
@@ -125,6 +128,8 @@ public struct Scene: Sendable {
         let target = time.targetTimestamp
         lastTargetTime = target
         let offset = animator.presentedOffset
+        list.time = target
+        list.clockTime = target + clockOffset
         list.offset = offset
         list.percent = layout.percent(atOffset: offset)
         list.background = deck.bindings.background?.color(at: list.percent) ?? deck.style.background
@@ -201,7 +206,7 @@ public struct Scene: Sendable {
             switch entry.content {
             case .card(let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
             case .header(let section): presented[key] = Presented(attributes: entry.attributes, index: section)
-            case .leavingCard, .leavingHeader: break
+            case .leavingCard, .fadingRows, .leavingHeader: break
             }
         }
         list.items.removeLast(list.items.count - kept)
@@ -231,7 +236,7 @@ public struct Scene: Sendable {
         let viewportHeight = Double(layout.viewport.height)
         for index in list.items.indices {
             switch list.items[index].content {
-            case .card, .leavingCard: break
+            case .card, .leavingCard, .fadingRows: break
             case .header, .leavingHeader: continue
             }
             let frame = list.items[index].frame

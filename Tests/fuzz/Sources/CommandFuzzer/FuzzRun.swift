@@ -122,7 +122,8 @@ struct FuzzRun {
         case .insert(let place, let card): try scene.insertCard(card, at: place)
         case .delete(let reference): try scene.deleteCard(reference)
         case .move(let reference, let place): try scene.moveCard(reference, to: place)
-        case .update(let reference, let card): try scene.updateCard(reference, with: card)
+        case .update(let reference, let patch): try scene.updateCard(reference, with: patch)
+        case .replace(let reference, let card): try scene.updateCard(reference, with: card)
         case .insertSection(let position, let section): try scene.insertSection(section, at: position)
         case .deleteSection(let position): try scene.deleteSection(at: position)
         default: break
