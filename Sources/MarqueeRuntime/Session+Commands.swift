@@ -44,7 +44,7 @@ extension Session {
         case .load(let seq, let load):
             guard let result = load.result else { return false }
             do throws(RuntimeError) {
-                try replaceDeck(with: try result.get())
+                try replaceDeck(with: try result.get(), path: load.path)
                 source.reply(ok: seq, json: &json)
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
@@ -172,7 +172,7 @@ extension Session {
     }
 
     /// Shows `deck` if its fonts can be opened; otherwise nothing changes.
-    func replaceDeck(with deck: Deck) throws(RuntimeError) {
+    func replaceDeck(with deck: Deck, path: String) throws(RuntimeError) {
         // The renderer opens the --font file again for the new style; it must not have become a
         // FIFO or a device since the start.
         try Self.checkFontFile(options.fontPath)
@@ -181,6 +181,7 @@ extension Session {
         } catch {
             throw RuntimeError(error.message)
         }
+        renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths)
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
     }
 

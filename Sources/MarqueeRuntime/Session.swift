@@ -68,6 +68,11 @@ public final class Session {
         backend = try BackendChoice.open(options)
         link = backend.displayLink
         scene = Scene(deck: deck, viewport: backend.size)
+        // Clock elements show the wall clock; the link's clock (virtual or monotonic) only
+        // times frames.
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        scene.clockOffset = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9 - link.now
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
             output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
@@ -77,6 +82,7 @@ public final class Session {
         paths =
             try options.restrictPaths.map { directory throws(RuntimeError) in try PathPolicy(directory: directory) }
             ?? .unrestricted
+        renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: paths)
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
         loader = try DeckLoader()
@@ -112,15 +118,19 @@ public final class Session {
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
-            if scene.needsFrame && !link.isFramePending { link.requestFrame() }
-            if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
-                link.advanceIdle(to: deadline)
-                continue
-            }
             // The software backend ends with its input, unless a control socket or a broker keeps
             // it serving.
             let endsWithInput =
                 (backend.name == "software" && controlSocket == nil && mqtt == nil) || options.exitOnEndOfInput
+            if scene.needsFrame && !link.isFramePending { link.requestFrame() }
+            // A marquee, clock or image that changes by itself gets a frame when it changes, and
+            // none before (a clock showing minutes costs one frame a minute).
+            let redraw = endsWithInput && standardInput.isFinished ? nil : renderer.nextRedraw
+            if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
+            if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
+                link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
+                continue
+            }
             if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
             signalled = try waitForEvents()
             if let time = try dispatchFrame() { try renderFrame(time) }
@@ -149,6 +159,10 @@ public final class Session {
     /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
+        if !link.isVirtual, !link.isFramePending, let redraw = renderer.nextRedraw {
+            let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
+            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+        }
         if !link.isVirtual, let deadline = earliestWaitDeadline() {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
@@ -261,7 +275,7 @@ public final class Session {
         while let load = pendingReloads.first, let result = load.result {
             pendingReloads.removeFirst()
             do throws(RuntimeError) {
-                try replaceDeck(with: try result.get())
+                try replaceDeck(with: try result.get(), path: load.path)
                 Log.info("SIGHUP: reloaded \(load.path)")
             } catch {
                 Log.error("SIGHUP: kept the current deck: \(error.message)")
@@ -329,6 +343,24 @@ public final class Session {
     /// "60" rather than "60.0"; a value too large for an Int (or not finite) in Swift's own form.
     static func format(_ value: Double) -> String {
         value == value.rounded() && value.magnitude < 1e15 ? String(Int(value)) : value.description
+    }
+}
+
+extension Session {
+    /// How image fields become paths: relative to the deck file's folder (the working folder
+    /// without a deck file), and only inside `--restrict-paths` when it is given. Resolved once
+    /// per path (the check touches the file system).
+    static func imagePaths(deckPath: String?, policy: PathPolicy) -> (String) -> String? {
+        let folder = deckPath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? "."
+        var known: [String: String?] = [:]
+        return { value in
+            if let answer = known[value] { return answer }
+            let full = value.hasPrefix("/") ? value : (folder.isEmpty ? "/" : folder) + "/" + value
+            let answer: String? = try? policy.checkRead(full)
+            if known.count >= 4096 { known.removeAll() }
+            known[value] = answer
+            return answer
+        }
     }
 }
 
