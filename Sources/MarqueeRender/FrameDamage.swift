@@ -54,6 +54,16 @@ struct DrawnItem {
         rows = top..<max(top, bottom)
     }
 
+    func isInSamePlace(as other: DrawnItem) -> Bool {
+        frame == other.frame && alpha == other.alpha && scale == other.scale && rotation == other.rotation
+            && tint == other.tint
+    }
+
+    func isSameCard(as other: DrawnItem) -> Bool {
+        if case .card(let card) = look, case .card(let otherCard) = other.look { return card.id == otherCard.id }
+        return false
+    }
+
     /// Drawn the same: the cheap comparisons first, the card's content last.
     func looksLike(_ other: DrawnItem) -> Bool {
         frame == other.frame && alpha == other.alpha && scale == other.scale && rotation == other.rotation
@@ -101,7 +111,18 @@ struct FrameDamage {
                 }
                 index += 1
             }
-            if !found { add(item, height: new.height) }
+            if !found {
+                add(item, height: new.height)
+                // A card that changed in some rows only: its old self, in the same place, is
+                // redrawn in those rows too, not whole.
+                if item.damageRows != nil, case .card = item.look,
+                    let index = old.items.indices.first(where: {
+                        !matched[$0] && old.items[$0].isInSamePlace(as: item) && old.items[$0].isSameCard(as: item)
+                    })
+                {
+                    matched[index] = true
+                }
+            }
         }
         for (index, item) in old.items.enumerated() where !matched[index] { add(item, height: new.height) }
         guard !new.pieces.isEmpty || !old.pieces.isEmpty else { return }

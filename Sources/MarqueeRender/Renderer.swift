@@ -18,10 +18,13 @@ public final class Renderer {
     private let strips = MarqueeStrips()
     /// Resolved cards by content and size (bounded: cleared past 4096 entries, like
     /// `sightedOnce`), so a card is resolved once while it stays on screen.
-    private var contents: [CardRasterCache.Key: CardContent] = [:]
+    /// Its room is reserved at once, as `sightedOnce`'s: growing rehashes every key.
+    private var contents = [CardRasterCache.Key: CardContent](minimumCapacity: contentLimit + 1)
     private static let contentLimit = 4096
     /// The templates the cached contents were resolved with.
     private var templates: [String: CardTemplate] = [:]
+    /// The cards crossfading some elements in the frame being drawn, with the frame rows.
+    private var fadings: [(id: String, rows: [Range<Int>])] = []
     /// Per item of the frame being drawn, its card's content (nil for headers).
     private var itemContents: [CardContent?] = []
     /// Pictures for image elements; without one, image elements show their placeholders.
@@ -103,7 +106,7 @@ public final class Renderer {
 
     /// Forgets every resolved card and everything drawn from them.
     private func removeContents() {
-        contents.removeAll()
+        contents.removeAll(keepingCapacity: true)
         cache.removeAll()
         textLayers.removeAll()
         sightedOnce.removeAll(keepingCapacity: true)
@@ -199,6 +202,12 @@ public final class Renderer {
             }
             return made
         }
+        fadings.removeAll(keepingCapacity: true)
+        for item in list.items {
+            guard case .fadingRows(let card, _, let rows) = item.content else { continue }
+            let top = Int(item.frame.y.rounded())
+            fadings.append((card.id, rows.map { top + $0.lowerBound - 1..<top + $0.upperBound + 1 }))
+        }
         // Cards draw within their frame, but for antialiasing and filtering; a header's glyphs can
         // be taller than its row (by up to its font size, scaled with it, plus the filter's reach
         // when it is transformed).
@@ -208,15 +217,20 @@ public final class Renderer {
             switch item.content {
             case .card(_, let section, let itemIndex):
                 let card = deck.sections[section].cards[itemIndex]
-                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
+                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
+                // A card whose changed elements crossfade differs from its old content in their
+                // rows only.
+                if !fadings.isEmpty, let rows = fadings.first(where: { $0.id == card.id })?.rows {
+                    drawn.damageRows = rows
+                }
+                wanted.items.append(drawn)
                 itemContents.append(resolved(card, item))
             case .leavingCard(let card, _):
                 wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
                 itemContents.append(resolved(card, item))
-            case .fadingRows(let card, _, let rows):
+            case .fadingRows(let card, _, _):
                 var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
-                let top = item.frame.y.rounded()
-                drawn.damageRows = rows.map { Int(top) + $0.lowerBound - 1..<Int(top) + $0.upperBound + 1 }
+                drawn.damageRows = fadings.first { $0.id == card.id }?.rows
                 wanted.items.append(drawn)
                 itemContents.append(resolved(card, item))
             case .header(let section):
@@ -269,7 +283,8 @@ public final class Renderer {
         for (index, item) in list.items.enumerated() {
             if let rows, !targets[target].drawn.items[index].rows.overlaps(rows) { continue }
             if let interior = interiors[index], let content = itemContents[index] {
-                try drawCardOverUniformBackground(interior, content, item, list: list, rasterizer: rasterizer, onto: image)
+                try drawCardOverUniformBackground(
+                    interior, content, item, list: list, rasterizer: rasterizer, onto: image)
                 continue
             }
             switch item.content {
@@ -371,7 +386,9 @@ public final class Renderer {
         _ card: Card, _ content: CardContent, x: Int32, y: Int32, list: DisplayList, rasterizer: CardRasterizer,
         onto image: PixmanImage
     ) throws(RenderError) {
-        for placed in content.images { drawImage(placed, x: x, y: y, time: list.time, rasterizer: rasterizer, onto: image) }
+        for placed in content.images {
+            drawImage(placed, x: x, y: y, time: list.time, rasterizer: rasterizer, onto: image)
+        }
         try drawTextLayer(card, content, x: x, y: y, rasterizer: rasterizer, onto: image)
         for marquee in content.marquees {
             try rasterizer.drawMarquee(marquee, offset: marquee.offset(at: list.time), onto: image, x: x, y: y)
@@ -440,8 +457,10 @@ public final class Renderer {
             guard let location = try? deck.location(ofCard: index) else { break }
             let card = deck.sections[location.section].cards[location.item]
             guard deck.template(of: card) != nil else { continue }
-            let height = deck.layout.kind == .list ? deck.listHeight(of: card) ?? deck.layout.cardHeight : deck.layout.cardHeight
-            let made = content(card, width: Int(edge.frame.width.rounded()), height: Int(height.rounded()), resolver: resolver)
+            let height =
+                deck.layout.kind == .list ? deck.listHeight(of: card) ?? deck.layout.cardHeight : deck.layout.cardHeight
+            let made = content(
+                card, width: Int(edge.frame.width.rounded()), height: Int(height.rounded()), resolver: resolver)
             requests += made.images.compactMap(\.request)
         }
         if !requests.isEmpty { provider.prefetch(requests) }
