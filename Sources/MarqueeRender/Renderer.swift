@@ -16,9 +16,10 @@ public final class Renderer {
     /// Solid sources of text colours, and marquee lines' coverage, shared by every card.
     private let colors = SolidColors()
     private let strips = MarqueeStrips()
-    /// Resolved cards by content and size (bounded: cleared past 4096 entries, like
-    /// `sightedOnce`), so a card is resolved once while it stays on screen.
-    /// Its room is reserved at once, as `sightedOnce`'s: growing rehashes every key.
+    /// Resolved cards by content and size (bounded: cleared past 4096 entries, with the text
+    /// layers they hold), so a card is resolved once while it stays on screen, and its first
+    /// sighting and its text layer are found with it.
+    /// Its room is reserved at once: growing rehashes every key, thousands of texts in one frame.
     private var contents = [CardRasterCache.Key: CardContent](minimumCapacity: contentLimit + 1)
     private static let contentLimit = 4096
     /// The templates the cached contents were resolved with.
@@ -44,12 +45,10 @@ public final class Renderer {
     /// The offset of the last frame, for the scroll's direction (prefetch).
     private var lastOffset: Double = 0
     private let cache: CardRasterCache
-    /// Text layers of cards drawn as they are (the common case).
-    private let textLayers: CardRasterCache
-    /// Cards drawn once without a text layer (bounded: cleared past 4096 entries). Its room is
-    /// reserved at once: growing rehashes every key, thousands of texts in one frame.
-    private var sightedOnce = Set<CardRasterCache.Key>(minimumCapacity: sightedOnceLimit + 1)
-    private static let sightedOnceLimit = 4096
+    /// Text layers of cards drawn as they are (the common case), held by their `CardContent`
+    /// (found with the content, without a lookup of their own) and bounded by memory: the least
+    /// recently drawn go first when `layerBudget` is exceeded.
+    private let layers: TextLayerBudget
     /// Text layers made in the frame being drawn. Making a layer costs more than drawing the text
     /// glyph by glyph, so when a scroll slows down and many cards come back at once (the end of
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
@@ -82,7 +81,7 @@ public final class Renderer {
         library = try FreeTypeLibrary()
         self.fontOverride = fontOverride
         cache = CardRasterCache(budgetBytes: cacheBudgetBytes / 2)
-        textLayers = CardRasterCache(budgetBytes: cacheBudgetBytes / 2)
+        layers = TextLayerBudget(budgetBytes: cacheBudgetBytes / 2)
         if let fontOverride { _ = try FontFace(library: library, path: fontOverride, pixelSize: 16) }
     }
 
@@ -108,8 +107,7 @@ public final class Renderer {
     private func removeContents() {
         contents.removeAll(keepingCapacity: true)
         cache.removeAll()
-        textLayers.removeAll()
-        sightedOnce.removeAll(keepingCapacity: true)
+        layers.removeAll()
         backgrounds.removeAll()
         strips.removeAll()
         for index in targets.indices { targets[index].drawn = .unknown }
@@ -119,7 +117,10 @@ public final class Renderer {
     private func content(_ card: Card, width: Int, height: Int, resolver: CardResolver) -> CardContent {
         let key = CardRasterCache.Key(card: card, width: width, height: height)
         if let known = contents[key] { return known }
-        if contents.count >= Self.contentLimit { contents.removeAll(keepingCapacity: true) }
+        if contents.count >= Self.contentLimit {
+            contents.removeAll(keepingCapacity: true)
+            layers.removeAll()
+        }
         let template = card.template.flatMap { $0 == CardTemplate.defaultName ? nil : templates[$0] }
         let made = resolver.content(card, template: template, width: width, height: height)
         contents[key] = made
@@ -136,7 +137,7 @@ public final class Renderer {
     /// Glyphs rasterized so far by the current style's faces.
     public var rasterizedGlyphCount: Int { fonts?.rasterizedGlyphCount ?? 0 }
     /// Card images drawn so far (full rasters and text layers: misses of their caches).
-    public var rasterizedCardCount: Int { cache.rasterizedCount + textLayers.rasterizedCount }
+    public var rasterizedCardCount: Int { cache.rasterizedCount + layers.rasterizedCount }
 
     /// Draws `list` into `buffer` and returns the rows that changed in it: only what differs from
     /// the frame the buffer already holds is redrawn (each buffer's last frame is remembered), so
@@ -557,23 +558,21 @@ public final class Renderer {
         _ card: Card, _ content: CardContent, x: Int32, y: Int32, rasterizer: CardRasterizer, onto image: PixmanImage
     ) throws(RenderError) {
         guard !content.texts.isEmpty else { return }
-        let key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
         // A card's first appearance is drawn glyph by glyph; a layer is made when it comes back
         // (the next frame, mostly), so a fast scroll, which shows most cards in one frame only,
         // neither makes nor evicts layers (cards-1080p: 1.45 G -> 1.19 G instructions, p50 0.99 -> 0.58 ms).
         let text: CardImage
-        if let cached = textLayers.cachedImage(for: key) {
-            text = cached
-        } else if sightedOnce.insert(key).inserted || layersMadeThisFrame >= Self.layersPerFrame {
-            if sightedOnce.count > Self.sightedOnceLimit {
-                sightedOnce.removeAll(keepingCapacity: true)
-                sightedOnce.insert(key)
-            }
+        if let layer = content.textLayer {
+            layers.touch(content)
+            text = layer
+        } else if !content.sighted || layersMadeThisFrame >= Self.layersPerFrame {
+            content.sighted = true
             rasterizer.drawText(content, onto: image, x: x, y: y)
             return
         } else {
             layersMadeThisFrame += 1
-            text = try textLayers.image(for: key) { () throws(RenderError) in try rasterizer.textLayer(content) }
+            text = try rasterizer.textLayer(content)
+            layers.add(text, to: content)
         }
         for part in text.parts {
             // A colour glyph is its own source; a coverage layer is the mask of its text colour.

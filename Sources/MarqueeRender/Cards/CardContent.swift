@@ -4,13 +4,24 @@ import MarqueeCore
 /// text lines with their faces and colours, and the elements that change with time or arrive
 /// later (marquee and clock text, images). Built once per card content and size
 /// (`CardResolver`), and used by every drawing path, the caches and damage: nothing else knows
-/// what a title or an accent bar is.
-struct CardContent {
+/// what a title or an accent bar is. A class: it is handed from the frame's description to
+/// every drawing step, and one reference is cheaper to pass than five arrays.
+final class CardContent {
     var surface: CardSurface
     var texts: [PlacedText] = []
     var marquees: [MarqueeText] = []
     var clocks: [ClockText] = []
     var images: [PlacedImage] = []
+    /// Drawn once already without a text layer: the next time, one is made (a fast scroll shows
+    /// most cards in one frame only, and a layer costs more than drawing the glyphs once).
+    var sighted = false
+    /// The static text as coverage layers, once made (`TextLayerBudget` keeps their total
+    /// bounded and takes them back).
+    var textLayer: CardImage?
+    /// When the text layer was last drawn, for `TextLayerBudget`.
+    var lastUse: UInt64 = 0
+
+    init(surface: CardSurface) { self.surface = surface }
 
     /// Nothing in the card changes with time: it is drawn the same until its content changes.
     var isStatic: Bool { marquees.isEmpty && clocks.isEmpty && images.isEmpty }
@@ -125,4 +136,50 @@ struct PlacedImage {
     var radius: Double
     var placeholder: Color
     var rows: Range<Int>
+}
+
+/// The text layers held by card contents, bounded by memory: past the budget, the least recently
+/// drawn are dropped (down to three quarters of it, so the sort happens once per quarter filled).
+final class TextLayerBudget {
+    let budgetBytes: Int
+    private(set) var bytes = 0
+    private var holders: [CardContent] = []
+    private var clock: UInt64 = 0
+    /// Layers made (for tests and the bench).
+    private(set) var rasterizedCount = 0
+
+    init(budgetBytes: Int) { self.budgetBytes = budgetBytes }
+
+    func touch(_ content: CardContent) {
+        clock += 1
+        content.lastUse = clock
+    }
+
+    func add(_ layer: CardImage, to content: CardContent) {
+        clock += 1
+        content.textLayer = layer
+        content.lastUse = clock
+        holders.append(content)
+        bytes += layer.byteCount
+        rasterizedCount += 1
+        guard bytes > budgetBytes else { return }
+        let target = budgetBytes / 4 * 3
+        holders.sort { $0.lastUse < $1.lastUse }
+        var kept: [CardContent] = []
+        for holder in holders {
+            if bytes > target, holder !== content, let layer = holder.textLayer {
+                bytes -= layer.byteCount
+                holder.textLayer = nil
+            } else {
+                kept.append(holder)
+            }
+        }
+        holders = kept
+    }
+
+    func removeAll() {
+        for holder in holders { holder.textLayer = nil }
+        holders.removeAll()
+        bytes = 0
+    }
 }

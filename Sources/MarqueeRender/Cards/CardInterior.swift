@@ -43,7 +43,12 @@ struct CardInterior {
         rowsTo = height - cornerRows
         self.fill = fill
         boxes = surface.boxes.map { box in
-            (box, Self.over(SurfacePainter.premultiplied(box.color, opacity: surface.opacity * Double(box.color.alpha) / 255), background))
+            (
+                box,
+                Self.over(
+                    SurfacePainter.premultiplied(box.color, opacity: surface.opacity * Double(box.color.alpha) / 255),
+                    background)
+            )
         }
         var left = cornerColumns
         var right = cornerColumns
@@ -75,7 +80,9 @@ struct CardInterior {
             let y0 = max(box.y0, rowsFrom)
             let y1 = min(box.y1, rowsTo)
             guard y1 > y0 else { continue }
-            body(pixman_box32_t(x1: x + Int32(box.x0), y1: y + Int32(y0), x2: x + Int32(box.x1), y2: y + Int32(y1)), pixel)
+            body(
+                pixman_box32_t(x1: x + Int32(box.x0), y1: y + Int32(y0), x2: x + Int32(box.x1), y2: y + Int32(y1)),
+                pixel)
         }
         let plain = plainColumns
         guard !plain.isEmpty else { return }

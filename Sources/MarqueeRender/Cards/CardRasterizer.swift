@@ -30,7 +30,8 @@ struct CardRasterizer {
     /// The rounded surface with its boxes, which every card with the same surface shares.
     func surface(_ surface: CardSurface) throws(RenderError) -> PixmanImage {
         // Every pixel is painted by SurfacePainter, so the memory need not be zeroed first.
-        let image = try PixmanImage(format: PIXMAN_a8r8g8b8, width: surface.width, height: surface.height, zeroed: false)
+        let image = try PixmanImage(
+            format: PIXMAN_a8r8g8b8, width: surface.width, height: surface.height, zeroed: false)
         SurfacePainter.paint(surface, into: image)
         return image
     }
@@ -72,7 +73,8 @@ struct CardRasterizer {
         for text in content.texts {
             if text.face.drawsColor {
                 for glyph in TextPainter.colorGlyphs(text.line, face: text.face, x: text.x, baseline: text.baseline)
-                where text.clip.map({ glyph.x >= $0.lowerBound && glyph.x + glyph.image.width <= $0.upperBound }) ?? true
+                where text.clip.map({ glyph.x >= $0.lowerBound && glyph.x + glyph.image.width <= $0.upperBound })
+                    ?? true
                 {
                     colorParts.append(CardImage.Part(image: glyph.image, x: glyph.x, y: glyph.y, isColor: true))
                 }

@@ -11,11 +11,11 @@ struct CardResolver {
     let imagePath: (String) -> String?
 
     func content(_ card: Card, template: CardTemplate?, width: Int, height: Int) -> CardContent {
-        var content = CardContent(surface: surface(card, width: width, height: height))
+        let content = CardContent(surface: surface(card, width: width, height: height))
         if let template {
-            resolve(template, card, width: width, height: height, into: &content)
+            resolve(template, card, width: width, height: height, into: content)
         } else {
-            resolveDefault(card, width: width, height: height, into: &content)
+            resolveDefault(card, width: width, height: height, into: content)
         }
         return content
     }
@@ -33,7 +33,7 @@ struct CardResolver {
 
     /// Today's card: the accent bar along the left edge, the bold title on one line and the body
     /// on as many lines as the card's height allows (the title ends with "…" when none fit).
-    private func resolveDefault(_ card: Card, width: Int, height: Int, into content: inout CardContent) {
+    private func resolveDefault(_ card: Card, width: Int, height: Int, into content: CardContent) {
         if let accent = card.accent {
             let accentWidth = min(content.surface.width, Int(style.accentWidth.rounded()))
             if accentWidth > 0 {
@@ -72,7 +72,7 @@ struct CardResolver {
     // MARK: Deck templates
 
     private func resolve(
-        _ template: CardTemplate, _ card: Card, width: Int, height: Int, into content: inout CardContent
+        _ template: CardTemplate, _ card: Card, width: Int, height: Int, into content: CardContent
     ) {
         let cardWidth = Double(content.surface.width)
         let cardHeight = Double(content.surface.height)
@@ -102,7 +102,7 @@ struct CardResolver {
                         color: color))
             case .text(let field):
                 guard let value = card.fields[field], !value.isEmpty else { continue }
-                placeText(value, element, card: card, frame: frame, box: box, rows: rows, into: &content)
+                placeText(value, element, card: card, frame: frame, box: box, rows: rows, into: content)
             case .clock(let format):
                 let style = element.text
                 content.clocks.append(
@@ -114,7 +114,8 @@ struct CardResolver {
                 guard box.width > 0, box.height > 0 else { continue }
                 let request = card.fields[field].flatMap { $0.isEmpty ? nil : imagePath($0) }.map {
                     ImageRequest(
-                        path: $0, width: box.width, height: box.height, fit: ImageFit(rawValue: fit.rawValue) ?? .contain,
+                        path: $0, width: box.width, height: box.height,
+                        fit: ImageFit(rawValue: fit.rawValue) ?? .contain,
                         radius: Int(radius.rounded()))
                 }
                 content.images.append(
@@ -133,7 +134,7 @@ struct CardResolver {
 
     private func placeText(
         _ value: String, _ element: TemplateElement, card: Card, frame: Rect,
-        box: (x: Int, y: Int, width: Int, height: Int), rows: Range<Int>, into content: inout CardContent
+        box: (x: Int, y: Int, width: Int, height: Int), rows: Range<Int>, into content: CardContent
     ) {
         let style = element.text
         let face = face(style)

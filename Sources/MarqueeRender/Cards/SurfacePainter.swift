@@ -85,7 +85,8 @@ enum SurfacePainter {
         let surface = CardSurface(
             width: max(1, box.x1 - box.x0), height: max(1, box.y1 - box.y0), fill: box.color,
             opacity: opacity * Double(box.color.alpha) / 255, radius: box.radius)
-        let image = try PixmanImage(format: PIXMAN_a8r8g8b8, width: surface.width, height: surface.height, zeroed: false)
+        let image = try PixmanImage(
+            format: PIXMAN_a8r8g8b8, width: surface.width, height: surface.height, zeroed: false)
         paint(surface, into: image)
         return image
     }
