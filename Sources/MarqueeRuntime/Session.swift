@@ -350,7 +350,7 @@ extension Session {
     /// How image fields become paths: relative to the deck file's folder (the working folder
     /// without a deck file), and only inside `--restrict-paths` when it is given. Resolved once
     /// per path (the check touches the file system).
-    static func imagePaths(deckPath: String?, policy: PathPolicy) -> (String) -> String? {
+    public static func imagePaths(deckPath: String?, policy: PathPolicy) -> (String) -> String? {
         let folder = deckPath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? "."
         var known: [String: String?] = [:]
         return { value in

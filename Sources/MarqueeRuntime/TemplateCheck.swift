@@ -78,7 +78,8 @@ public enum TemplateCheck {
         warnings += lowContrast
         if lowContrastUncounted > 0 {
             warnings.append(
-                DeckProblem(path: "", message: "and \(MessageText.count(lowContrastUncounted, "more text")) like these"))
+                DeckProblem(path: "", message: "and \(MessageText.count(lowContrastUncounted, "more text")) like these")
+            )
         }
         warnings += missingImages
         if missingUncounted > 0 {
