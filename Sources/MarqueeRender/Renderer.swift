@@ -40,8 +40,6 @@ public final class Renderer {
     /// in), or nil when nothing drawn changes by itself. A time at or before the last frame's
     /// means the next vblank.
     public private(set) var nextRedraw: Double?
-    /// The deck of the frame being drawn (only during `render`).
-    private var drawingDeck: Deck?
     /// The offset of the last frame, for the scroll's direction (prefetch).
     private var lastOffset: Double = 0
     private let cache: CardRasterCache
@@ -163,8 +161,6 @@ public final class Renderer {
         guard !damage.bands.isEmpty else { return 0..<0 }
         layersMadeThisFrame = 0
         planInteriors(list, deck: deck)
-        drawingDeck = deck
-        defer { drawingDeck = nil }
         do {
             if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
                 try draw(list, deck: deck, rows: nil, target: target, with: (rasterizer, fonts, headerColor))
@@ -216,8 +212,7 @@ public final class Renderer {
         for item in list.items {
             let headerItemReach = Double(headerReach) * max(1, item.scale) + cardReach
             switch item.content {
-            case .card(_, let section, let itemIndex):
-                let card = deck.sections[section].cards[itemIndex]
+            case .card(let card, _, _, _):
                 var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
                 // A card whose changed elements crossfade differs from its old content in their
                 // rows only.
@@ -298,11 +293,9 @@ public final class Renderer {
                 try headers.draw(
                     title, item, face: fonts.header, color: headerColor, direction: deck.style.direction,
                     align: deck.style.align, onto: image, rows: rows)
-            case .card(_, let section, let itemIndex):
+            case .card(let card, _, _, _):
                 guard let content = itemContents[index] else { continue }
-                try drawCard(
-                    deck.sections[section].cards[itemIndex], content, item, list: list, rasterizer: rasterizer,
-                    onto: image, rows: rows)
+                try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
             case .leavingCard(let card, _):
                 guard let content = itemContents[index] else { continue }
                 try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
@@ -447,7 +440,7 @@ public final class Renderer {
         let forward = list.offset >= lastOffset
         var edge: (index: Int, frame: Rect)?
         for item in list.items {
-            guard case .card(let index, _, _) = item.content else { continue }
+            guard case .card(_, let index, _, _) = item.content else { continue }
             if edge == nil || (forward ? index > edge!.index : index < edge!.index) { edge = (index, item.frame) }
         }
         guard let edge else { return }
@@ -520,8 +513,7 @@ public final class Renderer {
         _ interior: CardInterior, _ content: CardContent, _ item: DisplayList.Item, list: DisplayList,
         rasterizer: CardRasterizer, onto image: PixmanImage
     ) throws(RenderError) {
-        guard case .card(_, let section, let itemIndex) = item.content, let card = currentDeckCard(section, itemIndex)
-        else { return }
+        guard case .card(let card, _, _, _) = item.content else { return }
         // The constant parts (interior rows, middle of the corner rows), written without blending.
         // The middle of the corner rows is the plain fill as well: only the corners and the
         // ends of boxes need blending. For a 1840x160 card with 16 px corners that is about
@@ -549,9 +541,6 @@ public final class Renderer {
         }
         try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
     }
-
-    /// The card at a place of the deck being drawn.
-    private func currentDeckCard(_ section: Int, _ item: Int) -> Card? { drawingDeck?.sections[section].cards[item] }
 
     /// The card's cached text layer (made on first use) through the text colours, at (x, y).
     private func drawTextLayer(

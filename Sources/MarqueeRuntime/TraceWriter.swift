@@ -44,8 +44,8 @@ final class TraceWriter {
         for item in list.items {
             json.beginObject()
             switch item.content {
-            case .card(let index, let section, let itemIndex):
-                json.member("id", deck.sections[section].cards[itemIndex].id)
+            case .card(let card, let index, _, _):
+                json.member("id", card.id)
                 json.member("index", index)
             case .header(let section):
                 json.member("header", section)

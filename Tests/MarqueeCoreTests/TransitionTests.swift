@@ -30,7 +30,7 @@ final class TransitionTests: XCTestCase {
         list.items.first { item in
             switch item.content {
             case .leavingCard(let card, _), .fadingRows(let card, _, _): return leaving && card.id == id
-            case .card(_, let section, let index): return !leaving && scene.deck.sections[section].cards[index].id == id
+            case .card(let card, _, _, _): return !leaving && card.id == id
             case .header, .leavingHeader: return false
             }
         }

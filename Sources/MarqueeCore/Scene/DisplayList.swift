@@ -4,8 +4,9 @@ import Glibc
 /// the trace writes out (SPEC §9).
 public struct DisplayList: Sendable {
     public enum Content: Hashable, Sendable {
-        /// A card of the deck: global index, and where it lives in the deck.
-        case card(index: Int, section: Int, item: Int)
+        /// A card of the deck, carried whole (the renderer and the trace draw and name it without
+        /// looking it up), with its global index and where it lives in the deck.
+        case card(Card, index: Int, section: Int, item: Int)
         /// A section's header.
         case header(section: Int)
         /// A card on its way out: deleted (it falls and fades), or the old content of an updated

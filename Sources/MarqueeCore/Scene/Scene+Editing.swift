@@ -185,12 +185,12 @@ extension Scene {
     /// Changes the keys and fields `patch` gives (`update`). When only fields of a templated card
     /// change, only the elements that show them crossfade, in their rows; otherwise the whole
     /// card does, as `replace` makes it.
-    public mutating func updateCard(at globalIndex: Int, with patch: CardPatch, tag: Int? = nil) throws(DeckEditError)
-    {
+    public mutating func updateCard(at globalIndex: Int, with patch: CardPatch, tag: Int? = nil) throws(DeckEditError) {
         let (section, item) = try deck.location(ofCard: globalIndex)
         let old = deck.sections[section].cards[item]
         if let id = patch.id, id != old.id {
-            throw DeckEditError("cannot change a card's id (\(MessageText.quoted(old.id)) to \(MessageText.quoted(id)))")
+            throw DeckEditError(
+                "cannot change a card's id (\(MessageText.quoted(old.id)) to \(MessageText.quoted(id)))")
         }
         let card = patch.applied(to: old)
         guard patch.setsOnlyFields, let template = deck.template(of: old) else {

@@ -146,8 +146,9 @@ public struct Scene: Sendable {
                 key = .header(section)
                 content = .header(section: section)
             case .card(let index, let section, let itemIndex, _):
-                key = .card(deck.sections[section].cards[itemIndex].id)
-                content = .card(index: index, section: section, item: itemIndex)
+                let card = deck.sections[section].cards[itemIndex]
+                key = .card(card.id)
+                content = .card(card, index: index, section: section, item: itemIndex)
             }
             var attributes = ItemAttributes(frame: item.frame)
             if var active = tweens[key] {
@@ -169,7 +170,11 @@ public struct Scene: Sendable {
                 case .card:
                     guard let location = try? deck.location(ofCard: active.index) else { continue }
                     drawn.append(
-                        (.card(index: active.index, section: location.section, item: location.item), key, attributes))
+                        (
+                            .card(
+                                deck.sections[location.section].cards[location.item], index: active.index,
+                                section: location.section, item: location.item), key, attributes
+                        ))
                 }
             }
         }
@@ -204,7 +209,7 @@ public struct Scene: Sendable {
             kept += 1
             guard let key = entry.key else { continue }
             switch entry.content {
-            case .card(let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
+            case .card(_, let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
             case .header(let section): presented[key] = Presented(attributes: entry.attributes, index: section)
             case .leavingCard, .fadingRows, .leavingHeader: break
             }

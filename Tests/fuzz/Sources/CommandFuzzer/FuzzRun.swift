@@ -89,7 +89,8 @@ struct FuzzRun {
             if case .failure(let error) = result { Self.checkBounded(error.message) }
         case .scrollBy(.rows(let rows), let options):
             _ = scene.scroll(
-                to: scene.target(byRows: rows), duration: Self.bounded(options.duration ?? 0.6), curve: .easeInOut, tag: 1)
+                to: scene.target(byRows: rows), duration: Self.bounded(options.duration ?? 0.6), curve: .easeInOut,
+                tag: 1)
         case .scrollBy(.pixels(let pixels), _):
             _ = scene.scroll(
                 to: .offset(max(0, scene.animator.destination + pixels)), duration: 0.3, curve: .linear, tag: 1)
@@ -155,8 +156,9 @@ struct FuzzRun {
         for item in list.items {
             precondition(
                 item.frame.x.isFinite && item.frame.y.isFinite && item.alpha >= 0 && item.alpha <= 1, "bad attributes")
-            if case .card(let index, let section, let position) = item.content {
+            if case .card(let listed, let index, let section, let position) = item.content {
                 let card = scene.deck.sections[section].cards[position]
+                precondition(listed == card, "the listed card is not the deck's")
                 precondition(seen.insert(card.id).inserted, "card \(card.id) drawn twice")
                 precondition(scene.deck.globalIndex(ofCardWithID: card.id) == index, "index out of step")
             }
