@@ -223,4 +223,54 @@ final class TemplateRenderTests: XCTestCase {
         _ = try Self.render(deck, time: 3, renderer: renderer, into: buffer, scene: &scene)
         XCTAssertNil(renderer.nextRedraw, "faded in: nothing changes by itself")
     }
+
+    /// Boxes along an edge, across a corner band's middle, inside, and at a corner: the card
+    /// written as constants over the uniform background (`CardInterior`) equals its surface
+    /// composited whole over that background, pixel for pixel.
+    func testBoxesOnTheFlatPathEqualTheSurfaceCompositedWhole() throws {
+        let deck = try DeckDecoder.decode(
+            """
+            {"layout": {"insets": 20, "cardHeight": 90},
+             "style": {"background": "#203048", "cornerRadius": 14, "cardAlpha": 0.9},
+             "templates": {"boxes": {"elements": [
+               {"box": "#ff0000", "left": "40%", "top": 0, "width": 30, "height": 6},
+               {"box": "accent", "right": 0, "top": 0, "bottom": 0, "width": 12},
+               {"box": "#0000ff80", "left": 100, "top": 30, "width": 50, "height": 20},
+               {"box": "#ffff00", "left": 0, "bottom": 0, "width": 40, "height": 10}
+             ]}},
+             "sections": [{"cards": [{"id": "b", "template": "boxes", "fields": {"accent": "#00c060"}}]}]}
+            """)
+        let size = PixelSize(width: 300, height: 140)
+        var scene = Scene(deck: deck, viewport: size)
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        _ = try Self.render(deck, time: 1, renderer: try Renderer(), into: buffer, scene: &scene)
+
+        let resolver = CardResolver(style: deck.style, fonts: try defaultStyleFonts(deck.style), imagePath: { $0 })
+        let content = resolver.content(
+            deck.sections[0].cards[0], template: deck.templates["boxes"], width: 260, height: 90)
+        XCTAssertEqual(content.surface.boxes.count, 4)
+        XCTAssertNotNil(
+            CardInterior(
+                surface: content.surface, frame: Rect(x: 20, y: 20, width: 260, height: 90),
+                background: deck.style.background),
+            "the card takes the flat path")
+        let reference = try PixmanImage(format: PIXMAN_x8r8g8b8, width: size.width, height: size.height)
+        var background = pixman_color_t(deck.style.background)
+        var whole = pixman_box32_t(x1: 0, y1: 0, x2: Int32(size.width), y2: Int32(size.height))
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, reference.handle, &background, 1, &whole)
+        let surface = try PixmanImage(format: PIXMAN_a8r8g8b8, width: 260, height: 90)
+        SurfacePainter.paint(content.surface, into: surface)
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, surface.handle, nil, reference.handle, 0, 0, 0, 0, 20, 20, 260, 90)
+        let drawn = buffer.baseAddress
+        let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
+        var differing = 0
+        for y in 0..<size.height {
+            for x in 0..<size.width
+            where drawn[y * buffer.stride + x] & 0xFF_FFFF != expected[y * reference.stride / 4 + x] & 0xFF_FFFF {
+                differing += 1
+            }
+        }
+        XCTAssertEqual(differing, 0)
+    }
 }
