@@ -196,6 +196,18 @@ public final class Renderer {
             let made = content(card, width: cardWidth, height: cardHeight, resolver: resolver)
             if !made.isStatic, item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
                 describePieces(made, item, list: list)
+            } else if !made.clocks.isEmpty {
+                // Drawn whole from one raster: a clock's change redraws the whole item.
+                let box = item.boundingBox
+                let rows = Int((box.y - 3).rounded(.down))..<Int((box.maxY + 3).rounded(.up))
+                for clock in made.clocks {
+                    let text = ClockFormat.text(clock.format, at: list.clockTime)
+                    wanted.pieces.append(DrawnPiece(x: box.x, y: box.y, rows: rows, value: text.hashValue))
+                    if let next = ClockFormat.nextChange(clock.format, after: list.clockTime) {
+                        let time = list.time + (next - list.clockTime)
+                        nextRedraw = min(nextRedraw ?? time, time)
+                    }
+                }
             }
             return made
         }
@@ -334,6 +346,8 @@ public final class Renderer {
     private func wholeRaster(_ card: Card, _ content: CardContent, list: DisplayList, rasterizer: CardRasterizer)
         throws(RenderError) -> PixmanImage
     {
+        // A clock's text changes: its card is drawn anew each frame it is shown transformed.
+        if !content.clocks.isEmpty { return try rasterizer.rasterize(content, clockTime: list.clockTime) }
         let key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
         let raster = try cache.image(for: key) { () throws(RenderError) in
             CardImage(image: try rasterizer.rasterize(content, clockTime: list.clockTime))

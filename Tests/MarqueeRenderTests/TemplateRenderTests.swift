@@ -192,6 +192,29 @@ final class TemplateRenderTests: XCTestCase {
         XCTAssertEqual(ClockFormat.text("%H:%M", at: 1_700_000_000), "22:13")
     }
 
+    func testAClockOnATintedCardKeepsTime() throws {
+        var deck = try Self.deck()
+        deck.templates["media"]!.elements[4].kind = .clock(format: "%H:%M")
+        deck.sections[0].cards[0].fields["calling"] = "Fast"
+        var bindings = CardBindings()
+        bindings.tint = ColorKeyframes(
+            space: .rgb,
+            keyframes: Keyframes([.init(at: 0, value: SIMD4(1, 0, 0, 0.2)), .init(at: 1, value: SIMD4(1, 0, 0, 0.2))]))
+        deck.bindings.cards = bindings
+        let renderer = try Renderer()
+        var scene = Scene(deck: deck, viewport: Self.size)
+        let buffer = PixelBuffer(width: Self.size.width, height: Self.size.height)
+        _ = try Self.render(deck, time: 10, renderer: renderer, into: buffer, scene: &scene)
+        XCTAssertEqual(try XCTUnwrap(renderer.nextRedraw), 14, accuracy: 1e-6)
+        XCTAssertTrue(try Self.render(deck, time: 13.9, renderer: renderer, into: buffer, scene: &scene).isEmpty)
+        let changed = try Self.render(deck, time: 14, renderer: renderer, into: buffer, scene: &scene)
+        XCTAssertFalse(changed.isEmpty, "12:35 is drawn")
+        let whole = PixelBuffer(width: Self.size.width, height: Self.size.height)
+        var fresh = Scene(deck: deck, viewport: Self.size)
+        _ = try Self.render(deck, time: 14, renderer: try Renderer(), into: whole, scene: &fresh)
+        XCTAssertTrue(Self.same(buffer, whole), "the clock on the tinted card shows the time, as a fresh frame does")
+    }
+
     func testImagesAheadInTheScrollAreFetchedAndAReadyImageFadesIn() throws {
         var deck = try Self.deck()
         deck.sections[0].cards[0].fields["calling"] = "Fast"
