@@ -19,7 +19,6 @@ enum SurfacePainter {
         }
         let radius = min(surface.radius, Double(min(width, height)) / 2)
         let cornerSpan = min(Int(radius.rounded(.up)), width / 2)
-        let hasRoundedBoxes = surface.boxes.contains { $0.radius > 0 }
         /// The surface's colour at a pixel, before the card's own corners.
         func base(_ x: Int, _ y: Int) -> UInt32 {
             var pixel = fillPixel
@@ -43,7 +42,6 @@ enum SurfacePainter {
                     (row + start).update(repeating: boxPixels[index], count: end - start)
                 }
             }
-            _ = hasRoundedBoxes
         }
         for y in 0..<height {
             let row = pixels + y * rowPixels
