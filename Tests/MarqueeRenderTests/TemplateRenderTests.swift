@@ -128,6 +128,17 @@ final class TemplateRenderTests: XCTestCase {
         XCTAssertEqual(MarqueeText.offset(at: 3, travel: 0, speed: 60, pause: 1.5), 0, "text that fits stays")
     }
 
+    func testAMarqueeTooLongToScrollEndsWithAnEllipsis() throws {
+        let deck = try Self.deck()
+        let resolver = CardResolver(style: deck.style, fonts: try defaultStyleFonts(deck.style), imagePath: { $0 })
+        var card = deck.sections[0].cards[0]
+        card.fields["calling"] = String(repeating: "Calling at Alderley ", count: 1_000)
+        let content = resolver.content(card, template: deck.templates["departure"], width: 460, height: 84)
+        XCTAssertTrue(content.marquees.isEmpty, "no strip some 150,000 px long")
+        let line = try XCTUnwrap(content.texts.first { $0.baseline == 48 + 11 })
+        XCTAssertLessThanOrEqual(line.line.width, 460 - 104 - 120)
+    }
+
     func testAMovingMarqueeRedrawsOnlyItsOwnRows() throws {
         let deck = try Self.deck()
         let renderer = try Renderer()

@@ -181,11 +181,17 @@ final class MarqueeStrips {
         var baseline: Double
     }
     private var strips: [Key: MarqueeStrip] = [:]
+    /// Kept under 256 strips and 16 MB (a strip can be 16,384 px wide): past either, all go.
+    private var bytes = 0
+    private static let budgetBytes = 16 << 20
 
     func strip(_ marquee: MarqueeText) throws(RenderError) -> MarqueeStrip {
         let key = Key(face: ObjectIdentifier(marquee.face), glyphs: marquee.line.glyphs, baseline: marquee.baseline)
         if let strip = strips[key] { return strip }
-        if strips.count >= 256 { strips.removeAll() }
+        if strips.count >= 256 || bytes > Self.budgetBytes {
+            strips.removeAll()
+            bytes = 0
+        }
         let strip: MarqueeStrip
         if let ink = TextPainter.inkBounds(marquee.line, face: marquee.face, x: 0, baseline: marquee.baseline) {
             let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
@@ -197,10 +203,14 @@ final class MarqueeStrips {
             strip = MarqueeStrip(image: try PixmanImage(format: PIXMAN_a8, width: 1, height: 1), originX: 0, top: 0)
         }
         strips[key] = strip
+        bytes += strip.image.byteCount
         return strip
     }
 
-    func removeAll() { strips.removeAll() }
+    func removeAll() {
+        strips.removeAll()
+        bytes = 0
+    }
 }
 
 /// Solid pixman sources by colour, made once (a text layer is composited through its colour).

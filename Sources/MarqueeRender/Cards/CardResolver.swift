@@ -4,6 +4,9 @@ import MarqueeCore
 /// template (title, body, accent bar, placed by `CardMetrics`), or a deck template's elements
 /// placed by their edges.
 struct CardResolver {
+    /// The widest line a marquee scrolls, in pixels.
+    static let longestMarquee = 16_384.0
+
     let style: Style
     let fonts: FontSet
     /// Turns an image field's value into the path to ask the provider for (relative to the
@@ -153,6 +156,19 @@ struct CardResolver {
         if case .marquee(let speed, let pause) = style.overflow, let line = lines.first,
             line.width > Double(box.width), box.width > 0
         {
+            // A strip longer than this would cost memory without bound (a field sent by `update`
+            // can be 64 KiB of text): such a line is ended with "…" instead.
+            guard line.width <= Self.longestMarquee else {
+                for line in TextLayout.lines(
+                    value, face: face, maximumWidth: frame.width, maximumLines: 1, direction: direction)
+                {
+                    content.texts.append(
+                        PlacedText(
+                            line: line, face: face, color: color,
+                            x: frame.x + line.offset(in: frame.width, align: style.align), baseline: firstBaseline))
+                }
+                return
+            }
             content.marquees.append(
                 MarqueeText(
                     line: line, face: face, color: color, box: box, baseline: firstBaseline, speed: speed,
