@@ -151,7 +151,10 @@ struct CardRasterizer {
         let box = SurfaceBox(
             x0: 0, y0: 0, x1: placed.box.width, y1: placed.box.height, radius: placed.radius,
             color: placed.placeholder)
-        guard let shape = try? SurfacePainter.roundedBox(box, opacity: opacity) else { return }
+        // At full opacity (all but a fade-in's frames) the shape is made once per size, radius
+        // and colour: a scroll shows the same placeholders frame after frame.
+        let made = opacity >= 1 ? colors.placeholder(box) : try? SurfacePainter.roundedBox(box, opacity: opacity)
+        guard let shape = made else { return }
         pixman_image_composite32(
             PIXMAN_OP_OVER, shape.handle, nil, image.handle, 0, 0, 0, 0, x + Int32(placed.box.x),
             y + Int32(placed.box.y), Int32(shape.width), Int32(shape.height))
@@ -213,7 +216,8 @@ final class MarqueeStrips {
     }
 }
 
-/// Solid pixman sources by colour, made once (a text layer is composited through its colour).
+/// Solid pixman sources by colour, made once (a text layer is composited through its colour),
+/// and image placeholders.
 final class SolidColors {
     private var images: [Color: PixmanImage] = [:]
 
@@ -225,5 +229,21 @@ final class SolidColors {
         return image
     }
 
-    func removeAll() { images.removeAll() }
+    func removeAll() {
+        images.removeAll()
+        placeholders.removeAll()
+    }
+
+    /// Image placeholders at full opacity, by shape and colour (bounded like the colours).
+    private var placeholders: [SurfaceBox: PixmanImage] = [:]
+
+    func placeholder(_ box: SurfaceBox) -> PixmanImage? {
+        if let image = placeholders[box] { return image }
+        // A huge placeholder is drawn each time rather than kept (64 of them could be gigabytes).
+        if (box.x1 - box.x0) * (box.y1 - box.y0) > 1 << 18 { return try? SurfacePainter.roundedBox(box, opacity: 1) }
+        if placeholders.count >= 64 { placeholders.removeAll() }
+        let image = try? SurfacePainter.roundedBox(box, opacity: 1)
+        placeholders[box] = image
+        return image
+    }
 }
