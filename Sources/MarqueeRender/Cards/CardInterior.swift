@@ -15,9 +15,10 @@ struct CardInterior {
     var rowsFrom: Int
     var rowsTo: Int
     var fill: UInt32
-    /// The boxes written as constants over the fill in the interior rows, with their colours
-    /// over the background.
-    var boxes: [(box: SurfaceBox, pixel: UInt32)]
+    /// The frame's background, under the boxes written as constants over the fill (their
+    /// colours are worked out as they are written: an array of them would be an allocation per
+    /// card per frame).
+    var background: Color
     /// Columns at each end of the corner rows that the rounded corners (and boxes reaching those
     /// rows at either end) make differ from `fill`; between them the corner rows are `fill` too.
     var leftEdge: Int
@@ -42,14 +43,7 @@ struct CardInterior {
         rowsFrom = cornerRows
         rowsTo = height - cornerRows
         self.fill = fill
-        boxes = surface.boxes.map { box in
-            (
-                box,
-                Self.over(
-                    SurfacePainter.premultiplied(box.color, opacity: surface.opacity * Double(box.color.alpha) / 255),
-                    background)
-            )
-        }
+        self.background = background
         var left = cornerColumns
         var right = cornerColumns
         for box in surface.boxes where box.y0 < cornerRows || box.y1 > height - cornerRows {
@@ -76,7 +70,10 @@ struct CardInterior {
         let top = y + Int32(rowsFrom)
         let bottom = y + Int32(rowsTo)
         body(pixman_box32_t(x1: x, y1: top, x2: x + Int32(width), y2: bottom), fill)
-        for (box, pixel) in boxes {
+        for box in surface.boxes {
+            let pixel = Self.over(
+                SurfacePainter.premultiplied(box.color, opacity: surface.opacity * Double(box.color.alpha) / 255),
+                background)
             let y0 = max(box.y0, rowsFrom)
             let y1 = min(box.y1, rowsTo)
             guard y1 > y0 else { continue }
