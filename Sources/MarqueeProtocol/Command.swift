@@ -11,7 +11,10 @@ public enum Command: Equatable, Sendable {
     case insert(CardPlace, Card)
     case delete(CardReference)
     case move(CardReference, to: CardPlace)
-    case update(CardReference, Card)
+    /// Sets the keys and fields given; the card's others keep their values.
+    case update(CardReference, CardPatch)
+    /// Replaces the card whole.
+    case replace(CardReference, Card)
     case insertSection(Int, Section)
     case deleteSection(Int)
     case batch
@@ -25,7 +28,7 @@ public enum Command: Equatable, Sendable {
     /// Whether the command edits the deck (and so may stand between `batch` and `commit`).
     public var isEdit: Bool {
         switch self {
-        case .insert, .delete, .move, .update, .insertSection, .deleteSection: return true
+        case .insert, .delete, .move, .update, .replace, .insertSection, .deleteSection: return true
         default: return false
         }
     }
@@ -43,6 +46,7 @@ public enum Command: Equatable, Sendable {
         case .delete: return "delete"
         case .move: return "move"
         case .update: return "update"
+        case .replace: return "replace"
         case .insertSection: return "insert-section"
         case .deleteSection: return "delete-section"
         case .batch: return "batch"

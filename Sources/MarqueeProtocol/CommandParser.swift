@@ -24,7 +24,8 @@ public enum CommandParser {
         "insert": "insert INDEX|S:I|id:ID CARD_JSON",
         "delete": "delete INDEX|S:I|id:ID",
         "move": "move FROM TO (each INDEX, S:I or id:ID)",
-        "update": "update INDEX|S:I|id:ID CARD_JSON",
+        "update": "update INDEX|S:I|id:ID CARD_JSON (only the keys and fields given change)",
+        "replace": "replace INDEX|S:I|id:ID CARD_JSON",
         "insert-section": "insert-section INDEX SECTION_JSON",
         "delete-section": "delete-section INDEX",
         "appear": "appear [stagger=S] [duration=S]",
@@ -107,7 +108,7 @@ public enum CommandParser {
             guard arguments.count == 2 else { throw wrongCount("move") }
             return .move(
                 try cardReference(arguments[0], command: "move"), to: try cardPlace(arguments[1], command: "move"))
-        case "insert", "update":
+        case "insert", "update", "replace":
             throw missing("card JSON", for: String(name))
         case "insert-section":
             throw missing("section JSON", for: "insert-section")
@@ -171,7 +172,7 @@ public enum CommandParser {
 
     static func parseCommandWithJSON(_ text: String) -> Result<Command, CommandError>? {
         let words = text.split(maxSplits: 2, omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
-        guard let name = words.first, name == "insert" || name == "update" || name == "insert-section", words.count == 3
+        guard let name = words.first, ["insert", "update", "replace", "insert-section"].contains(name), words.count == 3
         else {
             return nil
         }
@@ -194,6 +195,18 @@ public enum CommandParser {
                     throw CommandError("insert-section: the section is not valid JSON: \(error)")
                 }
             }
+            if command == "update" {
+                do {
+                    let patch = try DeckDecoder.decodeCardPatch(try JSONParser.parse(String(json)), path: "card")
+                    return .success(.update(try cardReference(words[1], command: "update"), patch))
+                } catch let error as DeckError {
+                    throw CommandError("update: \(error.summary)")
+                } catch let error as CommandError {
+                    throw error
+                } catch {
+                    throw CommandError("update: the card is not valid JSON: \(error)")
+                }
+            }
             let card: Card
             do {
                 card = try DeckDecoder.decodeCard(
@@ -204,7 +217,7 @@ public enum CommandParser {
                 throw CommandError("\(command): the card is not valid JSON: \(error)")
             }
             if command == "insert" { return .success(.insert(try cardPlace(words[1], command: "insert"), card)) }
-            return .success(.update(try cardReference(words[1], command: "update"), card))
+            return .success(.replace(try cardReference(words[1], command: "replace"), card))
         } catch {
             return .failure(error)
         }

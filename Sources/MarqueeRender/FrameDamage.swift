@@ -9,6 +9,9 @@ struct DrawnFrame {
     var height = 0
     var background = Color.black
     var items: [DrawnItem] = []
+    /// Parts of cards that change with time (a marquee's offset, a clock's text, an image's
+    /// state), each with the rows it covers: a change redraws those rows only.
+    var pieces: [DrawnPiece] = []
 
     /// Nothing known: the next frame drawn into the buffer is drawn whole.
     static let unknown = DrawnFrame()
@@ -30,6 +33,9 @@ struct DrawnItem {
     /// The rows the item can touch, widened for what is drawn past its frame (antialiasing and
     /// bilinear filtering; a header's glyphs, which may be taller than its row).
     var rows: Range<Int>
+    /// The rows a change of the item redraws, when fewer than `rows` (a crossfade of some
+    /// elements of a card).
+    var damageRows: [Range<Int>]?
 
     init(_ item: DisplayList.Item, look: Look, reach: Double) {
         self.look = look
@@ -48,11 +54,30 @@ struct DrawnItem {
         rows = top..<max(top, bottom)
     }
 
+    func isInSamePlace(as other: DrawnItem) -> Bool {
+        frame == other.frame && alpha == other.alpha && scale == other.scale && rotation == other.rotation
+            && tint == other.tint
+    }
+
+    func isSameCard(as other: DrawnItem) -> Bool {
+        if case .card(let card) = look, case .card(let otherCard) = other.look { return card.id == otherCard.id }
+        return false
+    }
+
     /// Drawn the same: the cheap comparisons first, the card's content last.
     func looksLike(_ other: DrawnItem) -> Bool {
         frame == other.frame && alpha == other.alpha && scale == other.scale && rotation == other.rotation
             && tint == other.tint && look == other.look
     }
+}
+
+/// A time-dependent part of a card as drawn: where, which rows, and a number that differs when
+/// it looks different (the marquee's offset, a hash of the clock's text, the image's state).
+struct DrawnPiece: Equatable {
+    var x: Double
+    var y: Double
+    var rows: Range<Int>
+    var value: Int
 }
 
 /// The rows a frame changes in a buffer, as a few bands: the rows of every item that is new,
@@ -86,9 +111,36 @@ struct FrameDamage {
                 }
                 index += 1
             }
-            if !found { add(item.rows, height: new.height) }
+            if !found {
+                add(item, height: new.height)
+                // A card that changed in some rows only: its old self, in the same place, is
+                // redrawn in those rows too, not whole.
+                if item.damageRows != nil, case .card = item.look,
+                    let index = old.items.indices.first(where: {
+                        !matched[$0] && old.items[$0].isInSamePlace(as: item) && old.items[$0].isSameCard(as: item)
+                    })
+                {
+                    matched[index] = true
+                }
+            }
         }
-        for (index, item) in old.items.enumerated() where !matched[index] { add(item.rows, height: new.height) }
+        for (index, item) in old.items.enumerated() where !matched[index] { add(item, height: new.height) }
+        guard !new.pieces.isEmpty || !old.pieces.isEmpty else { return }
+        matched.removeAll(keepingCapacity: true)
+        for _ in old.pieces { matched.append(false) }
+        for piece in new.pieces {
+            if let index = old.pieces.indices.first(where: { !matched[$0] && old.pieces[$0] == piece }) {
+                matched[index] = true
+            } else {
+                add(piece.rows, height: new.height)
+            }
+        }
+        for (index, piece) in old.pieces.enumerated() where !matched[index] { add(piece.rows, height: new.height) }
+    }
+
+    private mutating func add(_ item: DrawnItem, height: Int) {
+        guard let damageRows = item.damageRows else { return add(item.rows, height: height) }
+        for rows in damageRows { add(rows, height: height) }
     }
 
     /// Adds rows, keeping the bands sorted and merged (bands closer than 16 rows become one:

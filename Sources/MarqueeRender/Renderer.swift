@@ -11,22 +11,49 @@ public final class Renderer {
     private var style: Style?
     private var fonts: FontSet?
     private var rasterizer: CardRasterizer?
+    private var resolver: CardResolver?
     private var headerColor: PixmanImage?
+    /// Solid sources of text colours, and marquee lines' coverage, shared by every card.
+    private let colors = SolidColors()
+    private let strips = MarqueeStrips()
+    /// Resolved cards by content and size (bounded: cleared past 4096 entries, with the text
+    /// layers they hold), so a card is resolved once while it stays on screen, and its first
+    /// sighting and its text layer are found with it.
+    /// Its room is reserved at once: growing rehashes every key, thousands of texts in one frame.
+    private var contents = [CardRasterCache.Key: CardContent](minimumCapacity: contentLimit + 1)
+    private static let contentLimit = 4096
+    /// The templates the cached contents were resolved with.
+    private var templates: [String: CardTemplate] = [:]
+    /// The cards crossfading some elements in the frame being drawn, with the frame rows.
+    private var fadings: [(id: String, rows: [Range<Int>])] = []
+    /// Per item of the frame being drawn, its card's content (nil for headers).
+    private var itemContents: [CardContent?] = []
+    /// Pictures for image elements; without one, image elements show their placeholders.
+    public var imageProvider: ImageProviding?
+    /// Turns an image field's value into the path to ask for (relative to the deck's folder,
+    /// within `--restrict-paths`), or nil when it may not be shown. Set before the first frame.
+    public var imagePath: (String) -> String? = { $0.hasPrefix("/") ? $0 : nil } {
+        didSet { removeContents() }
+    }
+    /// The display-link time at which the next frame will differ from the last one drawn though
+    /// the scene did not change (a marquee's next move, a clock's next change, an image fading
+    /// in), or nil when nothing drawn changes by itself. A time at or before the last frame's
+    /// means the next vblank.
+    public private(set) var nextRedraw: Double?
+    /// The offset of the last frame, for the scroll's direction (prefetch).
+    private var lastOffset: Double = 0
     private let cache: CardRasterCache
-    /// Text layers of cards drawn as they are (the common case).
-    private let textLayers: CardRasterCache
-    /// Cards drawn once without a text layer (bounded: cleared past 4096 entries). Its room is
-    /// reserved at once: growing rehashes every key, thousands of texts in one frame.
-    private var sightedOnce = Set<CardRasterCache.Key>(minimumCapacity: sightedOnceLimit + 1)
-    private static let sightedOnceLimit = 4096
+    /// Text layers of cards drawn as they are (the common case), held by their `CardContent`
+    /// (found with the content, without a lookup of their own) and bounded by memory: the least
+    /// recently drawn go first when `layerBudget` is exceeded.
+    private let layers: TextLayerBudget
     /// Text layers made in the frame being drawn. Making a layer costs more than drawing the text
     /// glyph by glyph, so when a scroll slows down and many cards come back at once (the end of
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
     private var layersMadeThisFrame = 0
     private static let layersPerFrame = 2
-    /// Backgrounds shared by every card of the same size, fill and accent.
-    private var backgrounds: [BackgroundKey: PixmanImage] = [:]
-    private var textColor: PixmanImage?
+    /// Surfaces shared by every card of the same size, fill and boxes.
+    private var backgrounds: [CardSurface: PixmanImage] = [:]
     /// Section headers: their laid-out titles and, for transformed ones, their images.
     private let headers = HeaderPainter()
     /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
@@ -34,12 +61,6 @@ public final class Renderer {
     /// The background's boxes around the cards written as constants (storage kept across frames).
     private var uncovered = UncoveredBoxes()
 
-    private struct BackgroundKey: Hashable {
-        var width: Int
-        var height: Int
-        var color: Color?
-        var accent: Color?
-    }
     /// A frame buffer drawn into: wrapped once (backends alternate between two or three, and
     /// wrapping one anew each frame allocated), with a record of the frame it holds.
     private struct Target {
@@ -58,7 +79,7 @@ public final class Renderer {
         library = try FreeTypeLibrary()
         self.fontOverride = fontOverride
         cache = CardRasterCache(budgetBytes: cacheBudgetBytes / 2)
-        textLayers = CardRasterCache(budgetBytes: cacheBudgetBytes / 2)
+        layers = TextLayerBudget(budgetBytes: cacheBudgetBytes / 2)
         if let fontOverride { _ = try FontFace(library: library, path: fontOverride, pixelSize: 16) }
     }
 
@@ -69,19 +90,39 @@ public final class Renderer {
         let fonts = try FontSet(
             style: newStyle, library: library, locator: { () throws(RenderError) in try self.fontLocator() },
             override: fontOverride)
-        let textColor = try PixmanImage(solid: pixman_color_t(newStyle.textColor))
         headerColor = try PixmanImage(solid: pixman_color_t(newStyle.headerColor))
-        rasterizer = CardRasterizer(style: newStyle, fonts: fonts, textColor: textColor)
-        self.textColor = textColor
+        rasterizer = CardRasterizer(colors: colors, strips: strips)
+        resolver = CardResolver(style: newStyle, fonts: fonts, imagePath: { [weak self] in self?.imagePath($0) })
         self.fonts = fonts
         style = newStyle
-        cache.removeAll()
-        textLayers.removeAll()
-        sightedOnce.removeAll(keepingCapacity: true)
-        backgrounds.removeAll()
+        removeContents()
         headers.removeAll()
         // Every buffer holds frames drawn in the old style.
         for index in targets.indices { targets[index].drawn = .unknown }
+    }
+
+    /// Forgets every resolved card and everything drawn from them.
+    private func removeContents() {
+        contents.removeAll(keepingCapacity: true)
+        cache.removeAll()
+        layers.removeAll()
+        backgrounds.removeAll()
+        strips.removeAll()
+        for index in targets.indices { targets[index].drawn = .unknown }
+    }
+
+    /// The card resolved for its size (once, then from `contents`).
+    private func content(_ card: Card, width: Int, height: Int, resolver: CardResolver) -> CardContent {
+        let key = CardRasterCache.Key(card: card, width: width, height: height)
+        if let known = contents[key] { return known }
+        if contents.count >= Self.contentLimit {
+            contents.removeAll(keepingCapacity: true)
+            layers.removeAll()
+        }
+        let template = card.template.flatMap { $0 == CardTemplate.defaultName ? nil : templates[$0] }
+        let made = resolver.content(card, template: template, width: width, height: height)
+        contents[key] = made
+        return made
     }
 
     private func fontLocator() throws(RenderError) -> FontLocator {
@@ -94,7 +135,7 @@ public final class Renderer {
     /// Glyphs rasterized so far by the current style's faces.
     public var rasterizedGlyphCount: Int { fonts?.rasterizedGlyphCount ?? 0 }
     /// Card images drawn so far (full rasters and text layers: misses of their caches).
-    public var rasterizedCardCount: Int { cache.rasterizedCount + textLayers.rasterizedCount }
+    public var rasterizedCardCount: Int { cache.rasterizedCount + layers.rasterizedCount }
 
     /// Draws `list` into `buffer` and returns the rows that changed in it: only what differs from
     /// the frame the buffer already holds is redrawn (each buffer's last frame is remembered), so
@@ -102,10 +143,17 @@ public final class Renderer {
     @discardableResult
     public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) -> Range<Int> {
         try prepare(style: deck.style)
-        guard let rasterizer, let fonts, let headerColor else { return 0..<buffer.height }
+        if deck.templates != templates {
+            templates = deck.templates
+            removeContents()
+        }
+        guard let rasterizer, let fonts, let headerColor, let resolver else { return 0..<buffer.height }
         let target = try targetIndex(for: buffer)
         let image = targets[target].image
-        describe(list, deck: deck, width: buffer.width, height: buffer.height, headerReach: fonts.header.pixelSize)
+        describe(
+            list, deck: deck, width: buffer.width, height: buffer.height, headerReach: fonts.header.pixelSize,
+            resolver: resolver)
+        prefetchImages(list, deck: deck, resolver: resolver)
         damage.compute(from: targets[target].drawn, to: wanted)
         // The buffer's record becomes this frame (the old record's storage is reused next frame);
         // a frame that fails part-way leaves the buffer's content unknown.
@@ -131,11 +179,44 @@ public final class Renderer {
     }
 
     /// Describes the frame `list` draws, item by item, into `wanted`.
-    private func describe(_ list: DisplayList, deck: Deck, width: Int, height: Int, headerReach: Int) {
+    private func describe(
+        _ list: DisplayList, deck: Deck, width: Int, height: Int, headerReach: Int, resolver: CardResolver
+    ) {
         wanted.width = width
         wanted.height = height
         wanted.background = list.background
         wanted.items.removeAll(keepingCapacity: true)
+        wanted.pieces.removeAll(keepingCapacity: true)
+        itemContents.removeAll(keepingCapacity: true)
+        nextRedraw = nil
+        func resolved(_ card: Card, _ item: DisplayList.Item) -> CardContent? {
+            let cardWidth = Int(item.frame.width.rounded())
+            let cardHeight = Int(item.frame.height.rounded())
+            guard cardWidth > 0, cardHeight > 0 else { return nil }
+            let made = content(card, width: cardWidth, height: cardHeight, resolver: resolver)
+            if !made.isStatic, item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
+                describePieces(made, item, list: list)
+            } else if !made.clocks.isEmpty {
+                // Drawn whole from one raster: a clock's change redraws the whole item.
+                let box = item.boundingBox
+                let rows = Int((box.y - 3).rounded(.down))..<Int((box.maxY + 3).rounded(.up))
+                for clock in made.clocks {
+                    let text = ClockFormat.text(clock.format, at: list.clockTime)
+                    wanted.pieces.append(DrawnPiece(x: box.x, y: box.y, rows: rows, value: text.hashValue))
+                    if let next = ClockFormat.nextChange(clock.format, after: list.clockTime) {
+                        let time = list.time + (next - list.clockTime)
+                        nextRedraw = min(nextRedraw ?? time, time)
+                    }
+                }
+            }
+            return made
+        }
+        fadings.removeAll(keepingCapacity: true)
+        for item in list.items {
+            guard case .fadingRows(let card, _, let rows) = item.content else { continue }
+            let top = Int(item.frame.y.rounded())
+            fadings.append((card.id, rows.map { top + $0.lowerBound - 1..<top + $0.upperBound + 1 }))
+        }
         // Cards draw within their frame, but for antialiasing and filtering; a header's glyphs can
         // be taller than its row (by up to its font size, scaled with it, plus the filter's reach
         // when it is transformed).
@@ -143,17 +224,58 @@ public final class Renderer {
         for item in list.items {
             let headerItemReach = Double(headerReach) * max(1, item.scale) + cardReach
             switch item.content {
-            case .card(_, let section, let itemIndex):
-                wanted.items.append(
-                    DrawnItem(item, look: .card(deck.sections[section].cards[itemIndex]), reach: cardReach))
+            case .card(let card, _, _, _):
+                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
+                // A card whose changed elements crossfade differs from its old content in their
+                // rows only.
+                if !fadings.isEmpty, let rows = fadings.first(where: { $0.id == card.id })?.rows {
+                    drawn.damageRows = rows
+                }
+                wanted.items.append(drawn)
+                itemContents.append(resolved(card, item))
             case .leavingCard(let card, _):
                 wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
+                itemContents.append(resolved(card, item))
+            case .fadingRows(let card, _, _):
+                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
+                drawn.damageRows = fadings.first { $0.id == card.id }?.rows
+                wanted.items.append(drawn)
+                itemContents.append(resolved(card, item))
             case .header(let section):
                 wanted.items.append(
                     DrawnItem(item, look: .header(deck.sections[section].title), reach: headerItemReach))
+                itemContents.append(nil)
             case .leavingHeader(let title, _):
                 wanted.items.append(DrawnItem(item, look: .header(title), reach: headerItemReach))
+                itemContents.append(nil)
             }
+        }
+        lastOffset = list.offset
+    }
+
+    /// The time-dependent parts of a card drawn as it is, as damage pieces, and when they next
+    /// change (`nextRedraw`).
+    private func describePieces(_ content: CardContent, _ item: DisplayList.Item, list: DisplayList) {
+        let x = item.frame.x.rounded()
+        let y = item.frame.y.rounded()
+        func rows(_ rows: Range<Int>) -> Range<Int> { Int(y) + rows.lowerBound..<Int(y) + rows.upperBound }
+        func redraw(at time: Double) { nextRedraw = min(nextRedraw ?? time, time) }
+        for marquee in content.marquees {
+            wanted.pieces.append(
+                DrawnPiece(x: x, y: y, rows: rows(marquee.rows), value: marquee.offset(at: list.time)))
+            redraw(at: marquee.nextChange(after: list.time))
+        }
+        for clock in content.clocks {
+            let text = ClockFormat.text(clock.format, at: list.clockTime)
+            wanted.pieces.append(DrawnPiece(x: x, y: y, rows: rows(clock.rows), value: text.hashValue))
+            if let next = ClockFormat.nextChange(clock.format, after: list.clockTime) {
+                redraw(at: list.time + (next - list.clockTime))
+            }
+        }
+        for placed in content.images {
+            let (value, settled) = imageLook(placed, time: list.time)
+            wanted.pieces.append(DrawnPiece(x: x, y: y, rows: rows(placed.rows), value: value))
+            if !settled { redraw(at: list.time) }
         }
     }
 
@@ -168,8 +290,9 @@ public final class Renderer {
         fillBackground(list.background, of: image)
         for (index, item) in list.items.enumerated() {
             if let rows, !targets[target].drawn.items[index].rows.overlaps(rows) { continue }
-            if let interior = interiors[index] {
-                try drawCardOverUniformBackground(interior, item, rasterizer: rasterizer, onto: image)
+            if let interior = interiors[index], let content = itemContents[index] {
+                try drawCardOverUniformBackground(
+                    interior, content, item, list: list, rasterizer: rasterizer, onto: image)
                 continue
             }
             switch item.content {
@@ -182,51 +305,183 @@ public final class Renderer {
                 try headers.draw(
                     title, item, face: fonts.header, color: headerColor, direction: deck.style.direction,
                     align: deck.style.align, onto: image, rows: rows)
-            case .card(_, let section, let itemIndex):
-                try drawCard(
-                    deck.sections[section].cards[itemIndex], item, rasterizer: rasterizer, onto: image, rows: rows)
+            case .card(let card, _, _, _):
+                guard let content = itemContents[index] else { continue }
+                try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
             case .leavingCard(let card, _):
-                try drawCard(card, item, rasterizer: rasterizer, onto: image, rows: rows)
+                guard let content = itemContents[index] else { continue }
+                try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
+            case .fadingRows(let card, _, let fading):
+                guard let content = itemContents[index] else { continue }
+                try drawFadingRows(
+                    card, content, fading, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
             }
         }
     }
 
-    /// Composites a card. Drawn as it is (the common case), it is its size's shared background and
-    /// its cached text layer through the text color: OVER is associative, so this equals drawing
-    /// the text into the background first, without a full-size image per card. Transformed, faded
-    /// or tinted cards are composited from one cached raster of the whole card.
+    /// Composites a card. Drawn as it is (the common case), it is its shared surface, its images,
+    /// its cached text layer through the text colours, and its moving text: OVER is
+    /// associative, so this equals drawing the text into the surface first, without a full-size
+    /// image per card. Transformed, faded or tinted cards are composited from one cached raster
+    /// of the whole card.
     private func drawCard(
-        _ card: Card, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage, rows: Range<Int>?
+        _ card: Card, _ content: CardContent, _ item: DisplayList.Item, list: DisplayList,
+        rasterizer: CardRasterizer, onto image: PixmanImage, rows: Range<Int>?
     ) throws(RenderError) {
-        let width = Int(item.frame.width.rounded())
-        let height = Int(item.frame.height.rounded())
-        guard width > 0, height > 0 else { return }
-        let key = CardRasterCache.Key(card: card, width: width, height: height)
-        if item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil, let textColor {
+        let width = content.surface.width
+        let height = content.surface.height
+        if item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
             let x = Int32(item.frame.x.rounded())
             let y = Int32(item.frame.y.rounded())
-            let background = try sharedBackground(card, width: width, height: height, rasterizer: rasterizer)
+            let background = try sharedBackground(content.surface, rasterizer: rasterizer)
             pixman_image_composite32(
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, 0, 0, 0, x, y, Int32(width), Int32(height))
-            try drawTextLayer(
-                card, width: width, height: height, x: x, y: y, color: textColor, rasterizer: rasterizer, onto: image)
+            try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
             return
         }
-        let raster = try cache.image(for: key) { () throws(RenderError) in
-            CardImage(image: try rasterizer.rasterize(card, width: width, height: height))
-        }
-        if let whole = raster.image { try CardCompositor.draw(whole, item, onto: image, within: rows) }
+        let raster = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
+        try CardCompositor.draw(raster, item, onto: image, within: rows)
     }
 
-    private func sharedBackground(_ card: Card, width: Int, height: Int, rasterizer: CardRasterizer) throws(RenderError)
+    private func wholeRaster(_ card: Card, _ content: CardContent, list: DisplayList, rasterizer: CardRasterizer)
+        throws(RenderError) -> PixmanImage
+    {
+        // A clock's text changes: its card is drawn anew each frame it is shown transformed.
+        if !content.clocks.isEmpty { return try rasterizer.rasterize(content, clockTime: list.clockTime) }
+        let key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
+        let raster = try cache.image(for: key) { () throws(RenderError) in
+            CardImage(image: try rasterizer.rasterize(content, clockTime: list.clockTime))
+        }
+        guard let whole = raster.image else { throw RenderError(.imageCreationFailed, "a card raster is empty") }
+        return whole
+    }
+
+    /// The old content of a card whose fields changed, over the new only in the rows of the
+    /// elements that changed: those rows of the old card over the frame's background, laid over
+    /// the new card at the item's opacity (a true crossfade of those rows; the rest of the card
+    /// is untouched).
+    private func drawFadingRows(
+        _ card: Card, _ content: CardContent, _ fading: [Range<Int>], _ item: DisplayList.Item, list: DisplayList,
+        rasterizer: CardRasterizer, onto image: PixmanImage, rows: Range<Int>?
+    ) throws(RenderError) {
+        let raster = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
+        guard item.scale == 1, item.rotation == 0, item.tint == nil else {
+            return try CardCompositor.draw(raster, item, onto: image, within: rows)
+        }
+        let x = Int32(item.frame.x.rounded())
+        let y = Int32(item.frame.y.rounded())
+        let mask = try PixmanImage(
+            solid: pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(min(max(item.alpha, 0), 1) * 0xFFFF)))
+        var background = pixman_color_t(list.background)
+        for band in fading {
+            let top = max(0, band.lowerBound)
+            let bottom = min(raster.height, band.upperBound)
+            guard bottom > top else { continue }
+            let old = try PixmanImage(format: PIXMAN_x8r8g8b8, width: raster.width, height: bottom - top, zeroed: false)
+            var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(raster.width), y2: Int32(bottom - top))
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, old.handle, &background, 1, &box)
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, raster.handle, nil, old.handle, 0, Int32(top), 0, 0, 0, 0, Int32(raster.width),
+                Int32(bottom - top))
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, old.handle, mask.handle, image.handle, 0, 0, 0, 0, x, y + Int32(top),
+                Int32(raster.width), Int32(bottom - top))
+        }
+    }
+
+    /// Images, static text, and moving text of a card drawn as it is, at (x, y).
+    private func drawForeground(
+        _ card: Card, _ content: CardContent, x: Int32, y: Int32, list: DisplayList, rasterizer: CardRasterizer,
+        onto image: PixmanImage
+    ) throws(RenderError) {
+        for placed in content.images {
+            drawImage(placed, x: x, y: y, time: list.time, rasterizer: rasterizer, onto: image)
+        }
+        try drawTextLayer(card, content, x: x, y: y, rasterizer: rasterizer, onto: image)
+        for marquee in content.marquees {
+            try rasterizer.drawMarquee(marquee, offset: marquee.offset(at: list.time), onto: image, x: x, y: y)
+        }
+        for clock in content.clocks { rasterizer.drawClock(clock, time: list.clockTime, onto: image, x: x, y: y) }
+    }
+
+    // MARK: Images
+
+    /// How an image element looks at `time`, as a number for damage, and whether it stays so
+    /// (false while pending or fading in).
+    private func imageLook(_ placed: PlacedImage, time: Double) -> (value: Int, settled: Bool) {
+        guard let provider = imageProvider, let request = placed.request else { return (0, true) }
+        switch provider.image(for: request, now: time) {
+        case .pending: return (1, false)
+        case .failed: return (2, true)
+        case .ready(_, let readyAt):
+            let fade = fadeIn(since: readyAt, time: time)
+            return (3 + Int((fade * 255).rounded()), fade >= 1)
+        }
+    }
+
+    private func fadeIn(since readyAt: Double, time: Double) -> Double {
+        let duration = style?.transitionDuration ?? 0
+        guard duration > 0 else { return 1 }
+        return min(max((time - readyAt) / duration, 0), 1)
+    }
+
+    /// An image element: its placeholder until the image is ready, then the image fading in
+    /// over it for the deck's transition duration.
+    private func drawImage(
+        _ placed: PlacedImage, x: Int32, y: Int32, time: Double, rasterizer: CardRasterizer, onto image: PixmanImage
+    ) {
+        guard let provider = imageProvider, let request = placed.request,
+            case .ready(let picture, let readyAt) = provider.image(for: request, now: time)
+        else {
+            rasterizer.drawPlaceholder(placed, onto: image, x: x, y: y)
+            return
+        }
+        let fade = fadeIn(since: readyAt, time: time)
+        if fade < 1 { rasterizer.drawPlaceholder(placed, onto: image, x: x, y: y, opacity: 1 - fade) }
+        let mask =
+            fade < 1
+            ? try? PixmanImage(solid: pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(fade * 0xFFFF))) : nil
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, picture.handle, mask?.handle, image.handle, 0, 0, 0, 0, x + Int32(placed.box.x),
+            y + Int32(placed.box.y), Int32(min(picture.width, placed.box.width)),
+            Int32(min(picture.height, placed.box.height)))
+    }
+
+    /// Asks the image provider for the pictures of the cards just past the viewport's edge in
+    /// the scroll's direction, so they are decoded before they come into view.
+    private func prefetchImages(_ list: DisplayList, deck: Deck, resolver: CardResolver) {
+        guard let provider = imageProvider, !deck.templates.isEmpty else { return }
+        let forward = list.offset >= lastOffset
+        var edge: (index: Int, frame: Rect)?
+        for item in list.items {
+            guard case .card(_, let index, _, _) = item.content else { continue }
+            if edge == nil || (forward ? index > edge!.index : index < edge!.index) { edge = (index, item.frame) }
+        }
+        guard let edge else { return }
+        var requests: [ImageRequest] = []
+        let ahead = max(1, deck.layout.columns) * 2
+        for step in 1...ahead {
+            let index = forward ? edge.index + step : edge.index - step
+            guard let location = try? deck.location(ofCard: index) else { break }
+            let card = deck.sections[location.section].cards[location.item]
+            guard deck.template(of: card) != nil else { continue }
+            let height =
+                deck.layout.kind == .list ? deck.listHeight(of: card) ?? deck.layout.cardHeight : deck.layout.cardHeight
+            let made = content(
+                card, width: Int(edge.frame.width.rounded()), height: Int(height.rounded()), resolver: resolver)
+            requests += made.images.compactMap(\.request)
+        }
+        if !requests.isEmpty { provider.prefetch(requests) }
+    }
+
+    private func sharedBackground(_ surface: CardSurface, rasterizer: CardRasterizer) throws(RenderError)
         -> PixmanImage
     {
-        let key = BackgroundKey(width: width, height: height, color: card.color, accent: card.accent)
-        if let background = backgrounds[key] { return background }
+        if let background = backgrounds[surface] { return background }
         // A deck with many distinct colors or sizes should not grow this without bound.
         if backgrounds.count >= 32 { backgrounds.removeAll() }
-        let background = try rasterizer.background(card, width: width, height: height)
-        backgrounds[key] = background
+        let background = try rasterizer.surface(surface)
+        backgrounds[surface] = background
         return background
     }
 
@@ -237,12 +492,11 @@ public final class Renderer {
     /// constant for every pixel outside the anti-aliased corner rows, written without blending.
     private func planInteriors(_ list: DisplayList, deck: Deck) {
         interiors.removeAll(keepingCapacity: true)
-        guard let style else { return }
         let background = list.background
         for (index, item) in list.items.enumerated() {
             interiors.append(nil)
-            guard case .card(_, let section, let itemIndex) = item.content, item.scale == 1, item.rotation == 0,
-                item.alpha >= 1, item.tint == nil
+            guard case .card = item.content, item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil,
+                let content = itemContents[index]
             else { continue }
             let frame = item.frame
             let overlaps = list.items[..<index].contains { earlier in
@@ -250,8 +504,7 @@ public final class Renderer {
                     && frame.y < earlier.frame.maxY
             }
             if overlaps { continue }
-            interiors[index] = CardInterior(
-                card: deck.sections[section].cards[itemIndex], frame: frame, style: style, background: background)
+            interiors[index] = CardInterior(surface: content.surface, frame: frame, background: background)
         }
     }
 
@@ -271,12 +524,13 @@ public final class Renderer {
     }
 
     private func drawCardOverUniformBackground(
-        _ interior: CardInterior, _ item: DisplayList.Item, rasterizer: CardRasterizer, onto image: PixmanImage
+        _ interior: CardInterior, _ content: CardContent, _ item: DisplayList.Item, list: DisplayList,
+        rasterizer: CardRasterizer, onto image: PixmanImage
     ) throws(RenderError) {
-        guard let textColor else { return }
+        guard case .card(let card, _, _, _) = item.content else { return }
         // The constant parts (interior rows, middle of the corner rows), written without blending.
         // The middle of the corner rows is the plain fill as well: only the corners and the
-        // accent bar's ends need blending. For a 1840x160 card with 16 px corners that is about
+        // ends of boxes need blending. For a 1840x160 card with 16 px corners that is about
         // 1,100 blended pixels instead of 59,000 (cards-1080p-slow: 976 M -> 590 M instructions).
         interior.forEachConstantBox { box, pixel in
             // pixman_image_fill_boxes does not clip to the image: a card partly off screen would
@@ -290,9 +544,8 @@ public final class Renderer {
                 blue: UInt16(pixel & 0xFF) * 257, alpha: 0xFFFF)
             pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &color, 1, &box)
         }
-        // The anti-aliased corners, blended from the shared background image.
-        let background = try sharedBackground(
-            interior.card, width: interior.width, height: interior.height, rasterizer: rasterizer)
+        // The anti-aliased corners, blended from the shared surface image.
+        let background = try sharedBackground(content.surface, rasterizer: rasterizer)
         let (x, y) = (interior.x, interior.y)
         interior.forEachBlendedBox { column, row, columns, rows in
             guard columns > 0 else { return }
@@ -300,42 +553,36 @@ public final class Renderer {
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, Int32(column), Int32(row), 0, 0,
                 x + Int32(column), y + Int32(row), Int32(columns), Int32(rows))
         }
-        try drawTextLayer(
-            interior.card, width: interior.width, height: interior.height, x: x, y: y, color: textColor,
-            rasterizer: rasterizer, onto: image)
+        try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
     }
 
-    /// The card's cached text layer (made on first use) through the text color, at (x, y).
+    /// The card's cached text layer (made on first use) through the text colours, at (x, y).
     private func drawTextLayer(
-        _ card: Card, width: Int, height: Int, x: Int32, y: Int32, color: PixmanImage, rasterizer: CardRasterizer,
-        onto image: PixmanImage
+        _ card: Card, _ content: CardContent, x: Int32, y: Int32, rasterizer: CardRasterizer, onto image: PixmanImage
     ) throws(RenderError) {
-        let key = CardRasterCache.Key(card: card, width: width, height: height)
+        guard !content.texts.isEmpty else { return }
         // A card's first appearance is drawn glyph by glyph; a layer is made when it comes back
         // (the next frame, mostly), so a fast scroll, which shows most cards in one frame only,
         // neither makes nor evicts layers (cards-1080p: 1.45 G -> 1.19 G instructions, p50 0.99 -> 0.58 ms).
         let text: CardImage
-        if let cached = textLayers.cachedImage(for: key) {
-            text = cached
-        } else if sightedOnce.insert(key).inserted || layersMadeThisFrame >= Self.layersPerFrame {
-            if sightedOnce.count > Self.sightedOnceLimit {
-                sightedOnce.removeAll(keepingCapacity: true)
-                sightedOnce.insert(key)
-            }
-            rasterizer.drawText(card, width: width, height: height, onto: image, x: x, y: y)
+        if let layer = content.textLayer {
+            layers.touch(content)
+            text = layer
+        } else if !content.sighted || layersMadeThisFrame >= Self.layersPerFrame {
+            content.sighted = true
+            rasterizer.drawText(content, onto: image, x: x, y: y)
             return
         } else {
             layersMadeThisFrame += 1
-            text = try textLayers.image(for: key) { () throws(RenderError) in
-                try rasterizer.textLayer(card, width: width, height: height)
-            }
+            text = try rasterizer.textLayer(content)
+            layers.add(text, to: content)
         }
         for part in text.parts {
-            // A colour glyph is its own source; a coverage layer is the mask of the text color.
-            let (source, mask) = part.isColor ? (part.image.handle, nil) : (color.handle, part.image.handle)
+            // A colour glyph is its own source; a coverage layer is the mask of its text colour.
+            guard let source = part.isColor ? part.image : part.color else { continue }
             pixman_image_composite32(
-                PIXMAN_OP_OVER, source, mask, image.handle, 0, 0, 0, 0, x + Int32(part.x), y + Int32(part.y),
-                Int32(part.image.width), Int32(part.image.height))
+                PIXMAN_OP_OVER, source.handle, part.isColor ? nil : part.image.handle, image.handle, 0, 0, 0, 0,
+                x + Int32(part.x), y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
         }
     }
 

@@ -54,6 +54,14 @@ public enum MissingGlyphCheck {
                 let path = "sections[\(sectionIndex)].cards[\(item)]"
                 check(card.title, fonts.title, path: path + ".title", owner: "card \"\(card.id)\"")
                 check(card.body, fonts.body, path: path + ".body", owner: "card \"\(card.id)\"")
+                // A templated card's text fields, with the faces their elements ask for.
+                guard let template = deck.template(of: card) else { continue }
+                for element in template.elements {
+                    guard case .text(let field) = element.kind, let value = card.fields[field] else { continue }
+                    let face = fonts.elementFace(
+                        family: element.text.font, weight: element.text.weight, size: element.text.size)
+                    check(value, face, path: "\(path).fields.\(field)", owner: "card \"\(card.id)\"")
+                }
             }
         }
         if unnamed > 0 {

@@ -44,7 +44,7 @@ extension Session {
         case .load(let seq, let load):
             guard let result = load.result else { return false }
             do throws(RuntimeError) {
-                try replaceDeck(with: try result.get())
+                try replaceDeck(with: try result.get(), path: load.path)
                 source.reply(ok: seq, json: &json)
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
@@ -124,7 +124,7 @@ extension Session {
         case .quit:
             source.reply(ok: seq, json: &json)
             quitting = true
-        case .insert, .delete, .move, .update, .insertSection, .deleteSection:
+        case .insert, .delete, .move, .update, .replace, .insertSection, .deleteSection:
             do throws(DeckEditError) {
                 try edit(command, in: &scene, tag: nil)
                 source.reply(ok: seq, json: &json)
@@ -174,7 +174,7 @@ extension Session {
         default:
             guard command.isEdit else {
                 let message =
-                    "\(command.name) cannot stand inside a batch (only insert, delete, move, update, insert-section and delete-section; end it with commit)"
+                    "\(command.name) cannot stand inside a batch (only insert, delete, move, update, replace, insert-section and delete-section; end it with commit)"
                 if source.openBatch?.problem == nil { source.openBatch?.problem = "line \(seq): \(message)" }
                 source.reply(error: message, seq: seq, json: &json)
                 return
@@ -196,7 +196,8 @@ extension Session {
         case .insert(let place, let card): return .insert(place, card)
         case .delete(let reference): return .delete(reference)
         case .move(let reference, let place): return .move(reference, to: place)
-        case .update(let reference, let card): return .update(reference, card)
+        case .update(let reference, let patch): return .update(reference, patch)
+        case .replace(let reference, let card): return .replace(reference, card)
         case .insertSection(let index, let section): return .insertSection(index, section)
         case .deleteSection(let index): return .deleteSection(index)
         default: preconditionFailure("Session.sceneEdit: \(command.name) is not an edit")
@@ -217,7 +218,7 @@ extension Session {
     }
 
     /// Shows `deck` if its fonts can be opened; otherwise nothing changes.
-    func replaceDeck(with deck: Deck) throws(RuntimeError) {
+    func replaceDeck(with deck: Deck, path: String) throws(RuntimeError) {
         // The renderer opens the --font file again for the new style; it must not have become a
         // FIFO or a device since the start.
         try Self.checkFontFile(options.fontPath)
@@ -228,6 +229,7 @@ extension Session {
         }
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
+        renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths)
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
     }
 

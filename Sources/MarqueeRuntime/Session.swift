@@ -83,6 +83,11 @@ public final class Session {
         backend = try BackendChoice.open(options)
         link = backend.displayLink
         scene = Scene(deck: deck, viewport: backend.size)
+        // Clock elements show the wall clock; the link's clock (virtual or monotonic) only
+        // times frames.
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        scene.clockOffset = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9 - link.now
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
             output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
@@ -92,6 +97,7 @@ public final class Session {
         paths =
             try options.restrictPaths.map { directory throws(RuntimeError) in try PathPolicy(directory: directory) }
             ?? .unrestricted
+        renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: paths)
         controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
         signals = try SignalDescriptor()
         loader = try DeckLoader()
@@ -132,16 +138,20 @@ public final class Session {
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
-            if scene.needsFrame && !link.isFramePending { link.requestFrame() }
-            if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
-                link.advanceIdle(to: deadline)
-                continue
-            }
             // The software backend ends with its input, unless a control socket, a broker or a
             // watched deck file keeps it serving.
             let endsWithInput =
                 (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
                 || options.exitOnEndOfInput
+            if scene.needsFrame && !link.isFramePending { link.requestFrame() }
+            // A marquee, clock or image that changes by itself gets a frame when it changes, and
+            // none before (a clock showing minutes costs one frame a minute).
+            let redraw = endsWithInput && standardInput.isFinished ? nil : renderer.nextRedraw
+            if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
+            if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
+                link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
+                continue
+            }
             if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
             signalled = try waitForEvents()
             handleWindowInput()
@@ -172,6 +182,10 @@ public final class Session {
     /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
+        if !link.isVirtual, !link.isFramePending, let redraw = renderer.nextRedraw {
+            let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
+            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+        }
         if !link.isVirtual, let deadline = earliestWaitDeadline() {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
@@ -302,7 +316,7 @@ public final class Session {
         while let (load, cause) = pendingReloads.first, let result = load.result {
             pendingReloads.removeFirst()
             do throws(RuntimeError) {
-                try replaceDeck(with: try result.get())
+                try replaceDeck(with: try result.get(), path: load.path)
                 Log.info("\(cause): reloaded \(load.path)")
                 (backend as? InteractiveDisplay)?.showProblem(nil)
             } catch {
@@ -378,6 +392,24 @@ public final class Session {
     /// "60" rather than "60.0"; a value too large for an Int (or not finite) in Swift's own form.
     static func format(_ value: Double) -> String {
         value == value.rounded() && value.magnitude < 1e15 ? String(Int(value)) : value.description
+    }
+}
+
+extension Session {
+    /// How image fields become paths: relative to the deck file's folder (the working folder
+    /// without a deck file), and only inside `--restrict-paths` when it is given. Resolved once
+    /// per path (the check touches the file system).
+    public static func imagePaths(deckPath: String?, policy: PathPolicy) -> (String) -> String? {
+        let folder = deckPath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? "."
+        var known: [String: String?] = [:]
+        return { value in
+            if let answer = known[value] { return answer }
+            let full = value.hasPrefix("/") ? value : (folder.isEmpty ? "/" : folder) + "/" + value
+            let answer: String? = try? policy.checkRead(full)
+            if known.count >= 4096 { known.removeAll() }
+            known[value] = answer
+            return answer
+        }
     }
 }
 

@@ -18,7 +18,9 @@ public enum TextFitCheck {
         for (sectionIndex, section) in deck.sections.enumerated() {
             for (item, card) in section.cards.enumerated() {
                 // A card's own height counts in a list only; a grid's rows share the layout's.
-                let height = deck.layout.kind == .list ? card.height ?? deck.layout.cardHeight : deck.layout.cardHeight
+                let height =
+                    deck.layout.kind == .list
+                    ? deck.listHeight(of: card) ?? deck.layout.cardHeight : deck.layout.cardHeight
                 let message: String
                 if !card.title.isEmpty, height < titleHeight {
                     message =

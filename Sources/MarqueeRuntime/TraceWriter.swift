@@ -44,12 +44,12 @@ final class TraceWriter {
         for item in list.items {
             json.beginObject()
             switch item.content {
-            case .card(let index, let section, let itemIndex):
-                json.member("id", deck.sections[section].cards[itemIndex].id)
+            case .card(let card, let index, _, _):
+                json.member("id", card.id)
                 json.member("index", index)
             case .header(let section):
                 json.member("header", section)
-            case .leavingCard(let card, let index):
+            case .leavingCard(let card, let index), .fadingRows(let card, let index, _):
                 json.member("id", card.id)
                 json.member("index", index)
                 json.member("leaving", true)

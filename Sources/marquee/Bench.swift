@@ -14,6 +14,8 @@ struct Bench: ParsableCommand {
               cards-1080p-slow   the same deck scrolling 12 cards in 2 s
               cards-1080p-world  cards-1080p with titles and bodies in Arabic, Hebrew, Hindi,
                                  Chinese and Latin, one script per card in turn
+              departures-1080p   cards-1080p's scroll over 10,000 cards of the departure template
+                                 (columns, coloured status, logo placeholder, marquee "calling at")
               transitions-1080p  3 inserts and 3 deletes in view, over 0.35 s (21 frames)
               update-1080p       1 card in view updated in place, over 0.35 s; the rest stands still
               cards-spi          480x320, 12 cards in 2 s, each frame converted to RGB565 as fbdev does
@@ -23,7 +25,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "The scene: cards-1080p, cards-1080p-slow, cards-1080p-world, transitions-1080p, update-1080p or cards-spi."
+            "The scene: cards-1080p, cards-1080p-slow, cards-1080p-world, departures-1080p, transitions-1080p, update-1080p or cards-spi."
     )
     var scene: BenchScene = .cards1080p
 

@@ -46,7 +46,8 @@ struct CheckDeck: ParsableCommand {
             let deck = try DeckDecoder.decode(bytes: bytes)
             problems = DeckError(problems: FontCheck.problems(in: deck.style))
             warnings =
-                TextFitCheck.warnings(in: deck) + (problems.count == 0 ? MissingGlyphCheck.warnings(in: deck) : [])
+                TextFitCheck.warnings(in: deck) + TemplateCheck.warnings(in: deck, deckPath: file)
+                + (problems.count == 0 ? MissingGlyphCheck.warnings(in: deck) : [])
             summary = [
                 MessageText.count(deck.sections.count, "section"), MessageText.count(deck.cardCount, "card"),
                 "\(deck.layout.kind.rawValue) layout",

@@ -17,14 +17,7 @@ final class SceneApplyTests: XCTestCase {
 
     /// What a list shows, comparable across scenes: each item's content and frame.
     func shown(_ list: DisplayList) -> [String] {
-        list.items.map { item in
-            switch item.content {
-            case .card(let index, _, _): "card \(index) \(item.frame) \(item.alpha)"
-            case .header(let section): "header \(section) \(item.frame) \(item.alpha)"
-            case .leavingCard(let card, _): "leaving \(card.id)"
-            case .leavingHeader(_, let section): "leaving header \(section)"
-            }
-        }
+        list.items.map { "\($0.content) \($0.frame) \($0.alpha)" }
     }
 
     func testEveryPairOfSmallStatesEndsAsTheNewStateDrawnAfresh() {
@@ -78,7 +71,7 @@ final class SceneApplyTests: XCTestCase {
         var tags: [Int] = []
         let before = frame(&scene, at: 1, tags: &tags)
         let y = { (list: DisplayList, index: Int) in
-            list.items.first { if case .card(index, _, _) = $0.content { true } else { false } }!.frame.y
+            list.items.first { if case .card(_, index, _, _) = $0.content { true } else { false } }!.frame.y
         }
         deck.sections[0].cards[0].height = 300
         let applied = scene.apply(deck, tag: 2)

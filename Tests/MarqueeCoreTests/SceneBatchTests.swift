@@ -18,7 +18,8 @@ final class SceneBatchTests: XCTestCase {
             return .insert(.index(Int.random(in: 0...count, using: &rng)), Card(id: "n\(fresh)", title: "New"))
         case 1: return .delete(.index(anyIndex(&rng)))
         case 2: return .move(.index(anyIndex(&rng)), to: .index(anyIndex(&rng)))
-        case 3: return .update(.index(anyIndex(&rng)), Card(id: "", title: "Changed", height: 90))
+        case 3: return .replace(.index(anyIndex(&rng)), Card(id: "", title: "Changed", height: 90))
+        case 4 where Bool.random(using: &rng): return .update(.index(anyIndex(&rng)), CardPatch(body: "Patched"))
         case 4:
             fresh += 1
             return .insertSection(

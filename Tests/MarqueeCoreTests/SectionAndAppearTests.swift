@@ -21,7 +21,7 @@ final class SectionAndAppearTests: XCTestCase {
 
     func ids(_ list: DisplayList, _ scene: Scene) -> [String] {
         list.items.compactMap { item in
-            if case .card(_, let section, let index) = item.content {
+            if case .card(_, _, let section, let index) = item.content {
                 return scene.deck.sections[section].cards[index].id
             }
             return nil
@@ -42,7 +42,7 @@ final class SectionAndAppearTests: XCTestCase {
         XCTAssertFalse(shown.contains("n0"))
         let mid = frame(&scene, at: 2.175, tags: &tags)
         let midN0 = mid.items.first {
-            if case .card(let index, _, _) = $0.content { return index == 1 } else { return false }
+            if case .card(_, let index, _, _) = $0.content { return index == 1 } else { return false }
         }!
         XCTAssertEqual(midN0.frame.x, 40 - 0.5 * (40 + 520 + 1), accuracy: 1e-9, "half way from x = -521 to 40")
         let midShown = ids(mid, scene)

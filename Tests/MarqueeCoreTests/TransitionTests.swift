@@ -29,8 +29,8 @@ final class TransitionTests: XCTestCase {
     func item(_ list: DisplayList, _ scene: Scene, id: String, leaving: Bool) -> DisplayList.Item? {
         list.items.first { item in
             switch item.content {
-            case .leavingCard(let card, _): return leaving && card.id == id
-            case .card(_, let section, let index): return !leaving && scene.deck.sections[section].cards[index].id == id
+            case .leavingCard(let card, _), .fadingRows(let card, _, _): return leaving && card.id == id
+            case .card(let card, _, _, _): return !leaving && card.id == id
             case .header, .leavingHeader: return false
             }
         }

@@ -48,7 +48,9 @@ final class ViewportCullingTests: XCTestCase {
             case .card(let index, let section, let itemIndex, let frame):
                 let id = scene.deck.sections[section].cards[itemIndex].id
                 add(
-                    "card \(id)", .card(index: index, section: section, item: itemIndex),
+                    "card \(id)",
+                    .card(
+                        scene.deck.sections[section].cards[itemIndex], index: index, section: section, item: itemIndex),
                     tweened[.card(id)] ?? ItemAttributes(frame: frame))
             }
         }
@@ -58,7 +60,10 @@ final class ViewportCullingTests: XCTestCase {
             case .card(let id):
                 let index = scene.deck.globalIndex(ofCardWithID: id)!
                 let (section, item) = try! scene.deck.location(ofCard: index)
-                add("card \(id)", .card(index: index, section: section, item: item), attributes)
+                add(
+                    "card \(id)",
+                    .card(scene.deck.sections[section].cards[item], index: index, section: section, item: item),
+                    attributes)
             }
         }
         for leaving in scene.leaving {
@@ -67,7 +72,8 @@ final class ViewportCullingTests: XCTestCase {
             // A leaving item is drawn until its way out ends (its last value is alpha 0).
             if ended { continue }
             switch leaving.content {
-            case .leavingCard(let card, _): add("leaving \(card.id)", leaving.content, attributes)
+            case .leavingCard(let card, _), .fadingRows(let card, _, _):
+                add("leaving \(card.id)", leaving.content, attributes)
             case .leavingHeader(_, let section): add("leaving header \(section)", leaving.content, attributes)
             case .card, .header: XCTFail("only leaving items leave")
             }
@@ -77,9 +83,9 @@ final class ViewportCullingTests: XCTestCase {
 
     func name(_ item: DisplayList.Item, _ scene: Scene) -> String {
         switch item.content {
-        case .card(_, let section, let index): return "card \(scene.deck.sections[section].cards[index].id)"
+        case .card(let card, _, _, _): return "card \(card.id)"
         case .header(let section): return "header \(section)"
-        case .leavingCard(let card, _): return "leaving \(card.id)"
+        case .leavingCard(let card, _), .fadingRows(let card, _, _): return "leaving \(card.id)"
         case .leavingHeader(_, let section): return "leaving header \(section)"
         }
     }

@@ -63,7 +63,7 @@ final class HostileNumberTests: XCTestCase {
         XCTAssertEqual(try parse("delete 3")?.get(), .delete(.index(3)))
         XCTAssertEqual(try parse("delete 1:2")?.get(), .delete(.sectionItem(section: 1, item: 2)))
         XCTAssertEqual(try parse("delete id:c4")?.get(), .delete(.id("c4")))
-        let update = Card(id: "", title: "t")
+        let update = CardPatch(title: "t")
         XCTAssertEqual(try parse(#"update 3 {"title": "t"}"#)?.get(), .update(.index(3), update))
         XCTAssertEqual(
             try parse(#"update 1:2 {"title": "t"}"#)?.get(), .update(.sectionItem(section: 1, item: 2), update))

@@ -16,7 +16,8 @@ final class ExactTextKeyTests: XCTestCase {
         let second = CardRasterCache.Key(card: Card(id: "a", title: decomposed), width: 100, height: 50)
         XCTAssertNotEqual(first, second)
         XCTAssertEqual(Set([first, second]).count, 2)
-        let layoutFirst = LayoutCache.Key(text: composed, width: 100, lines: 1, moreFollows: false, direction: .auto)
+        let layoutFirst = LayoutCache.Key(
+            text: composed, width: 100, lines: 1, moreFollows: false, direction: .auto, marksTruncation: true)
         var layoutSecond = layoutFirst
         layoutSecond.text = decomposed
         XCTAssertNotEqual(layoutFirst, layoutSecond)

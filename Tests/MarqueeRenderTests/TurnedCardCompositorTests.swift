@@ -42,7 +42,7 @@ final class TurnedCardCompositorTests: XCTestCase {
             reference.pixels!.copyMemory(from: target.pixels!, byteCount: target.byteCount)
 
             var item = DisplayList.Item(
-                content: .card(index: 0, section: 0, item: 0),
+                content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
                 frame: Rect(
                     x: Double(below(200)) - 50 + unit(), y: Double(below(150)) - 40 + unit(), width: Double(width),
                     height: Double(height)))
@@ -80,7 +80,8 @@ final class TurnedCardCompositorTests: XCTestCase {
         for index in 0..<(raster.stride / 4 * 20) { pixels[index] = 0xFF11_2233 }
         let target = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 100, height: 100)
         var item = DisplayList.Item(
-            content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 30, y: 40, width: 40, height: 20))
+            content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
+            frame: Rect(x: 30, y: 40, width: 40, height: 20))
         item.rotation = 0.3
         try CardCompositor.draw(raster, item, onto: target, turnedCards: .own)
         let drawn = target.pixels!.assumingMemoryBound(to: UInt32.self)

@@ -59,7 +59,9 @@ extension CollectionLayout {
 
     /// Adds the entries of a section (its marker and rows) so that it becomes section `index`.
     /// O(k log n) for a section of k cards.
-    public mutating func insertSection(_ section: Section, at sectionIndex: Int) {
+    public mutating func insertSection(
+        _ section: Section, at sectionIndex: Int, templates: [String: CardTemplate] = [:]
+    ) {
         var position = sectionIndex < sectionCount ? index.position(ofSection: sectionIndex).position : index.count
         index.insert(Self.markerEntry(title: section.title, configuration), at: position)
         position += 1
@@ -68,7 +70,8 @@ extension CollectionLayout {
             for card in section.cards {
                 index.insert(
                     .init(
-                        extent: (card.height ?? configuration.cardHeight) + configuration.spacing, cards: 1, sections: 0
+                        extent: (Deck.listHeight(of: card, templates: templates) ?? configuration.cardHeight)
+                            + configuration.spacing, cards: 1, sections: 0
                     ), at: position)
                 position += 1
             }

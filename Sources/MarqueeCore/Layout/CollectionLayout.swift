@@ -34,7 +34,7 @@ public struct CollectionLayout: Sendable {
                 for card in section.cards {
                     entries.append(
                         .init(
-                            extent: (card.height ?? configuration.cardHeight) + configuration.spacing, cards: 1,
+                            extent: (deck.listHeight(of: card) ?? configuration.cardHeight) + configuration.spacing, cards: 1,
                             sections: 0))
                 }
             case .grid:

@@ -13,11 +13,19 @@ public struct Card: Hashable, Sendable {
     public var height: Double?
     /// The paragraph direction of the card's title and body; the style's `direction` when nil.
     public var direction: TextDirection?
+    /// The name of the deck template that shapes the card; nil for the built-in `default`
+    /// (title, body and accent bar).
+    public var template: String?
+    /// The values a template's elements show, by field name.
+    public var fields: [String: String]
 
     public init(
         id: String, title: String = "", body: String = "", color: Color? = nil, accent: Color? = nil,
-        height: Double? = nil, direction: TextDirection? = nil
+        height: Double? = nil, direction: TextDirection? = nil, template: String? = nil,
+        fields: [String: String] = [:]
     ) {
+        self.template = template
+        self.fields = fields
         self.direction = direction
         self.id = id
         self.title = title

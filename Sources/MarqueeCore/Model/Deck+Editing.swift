@@ -38,6 +38,7 @@ extension Deck {
         guard sections.indices.contains(section), (0...sections[section].cards.count).contains(item) else {
             throw DeckEditError("there is no place \(section):\(item) to insert at")
         }
+        try checkTemplate(of: card)
         if containsCard(withID: card.id) {
             throw DeckEditError("a card with id \(MessageText.quoted(card.id)) already exists")
         }
@@ -58,6 +59,7 @@ extension Deck {
             throw DeckEditError(
                 "cannot change a card's id (\(MessageText.quoted(old.id)) to \(MessageText.quoted(card.id)))")
         }
+        try checkTemplate(of: card)
         var replacement = card
         replacement.id = old.id
         sections[section].cards[item] = replacement
@@ -77,6 +79,7 @@ extension Deck {
                 throw DeckEditError("the section has id \(MessageText.quoted(card.id)) twice")
             }
         }
+        for card in section.cards { try checkTemplate(of: card) }
         for card in section.cards where containsCard(withID: card.id) {
             throw DeckEditError("a card with id \(MessageText.quoted(card.id)) already exists")
         }
@@ -90,5 +93,14 @@ extension Deck {
                 "section index \(index) is out of range (the deck has \(MessageText.count(sections.count, "section")))")
         }
         return sections.remove(at: index)
+    }
+
+    /// Refuses a card that names a template the deck does not define.
+    public func checkTemplate(of card: Card) throws(DeckEditError) {
+        guard let name = card.template, name != CardTemplate.defaultName, templates[name] == nil else { return }
+        let known = (templates.keys.sorted() + [CardTemplate.defaultName]).map { MessageText.quoted($0) }
+        throw DeckEditError(
+            "card \(MessageText.quoted(card.id)) names template \(MessageText.quoted(name)), which the deck does not define (templates: \(known.joined(separator: ", ")))"
+        )
     }
 }

@@ -5,6 +5,8 @@ public struct Deck: Equatable, Sendable {
     public var style: Style
     /// Properties that follow the scroll percentage.
     public var bindings: Bindings
+    /// Card shapes by name (cards name one in `template`).
+    public var templates: [String: CardTemplate] = [:]
 
     public init(
         sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init(),
@@ -14,6 +16,22 @@ public struct Deck: Equatable, Sendable {
         self.layout = layout
         self.style = style
         self.bindings = bindings
+    }
+
+    /// The template a card names, nil for the built-in `default` (or a name the deck lacks,
+    /// which the decoder refuses).
+    public func template(of card: Card) -> CardTemplate? {
+        guard let name = card.template, name != CardTemplate.defaultName else { return nil }
+        return templates[name]
+    }
+
+    /// The height a card takes in a list: its own, its template's, or the layout's.
+    public func listHeight(of card: Card) -> Double? { Self.listHeight(of: card, templates: templates) }
+
+    public static func listHeight(of card: Card, templates: [String: CardTemplate]) -> Double? {
+        if let height = card.height { return height }
+        guard let name = card.template, name != CardTemplate.defaultName else { return nil }
+        return templates[name]?.height
     }
 
     /// Whether a card has this id: O(sections · log n) through each section's id map.

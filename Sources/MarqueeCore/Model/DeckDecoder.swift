@@ -11,6 +11,7 @@ public struct DeckDecoder {
     private var problems: [DeckProblem] = []
     private var uncounted = 0
     private var failed: Bool { !problems.isEmpty }
+    var problemCount: Int { problems.count + uncounted }
     private var error: DeckError { DeckError(problems: problems, uncounted: uncounted) }
 
     public static func decode(_ text: String) throws(DeckError) -> Deck {
@@ -44,6 +45,32 @@ public struct DeckDecoder {
         if decoder.failed { throw decoder.error }
         guard let card else { throw DeckError(problems: [DeckProblem(path: path, message: "not a card")]) }
         return card
+    }
+
+    /// Decodes what `update` gives: the keys present, checked as a card's are.
+    public static func decodeCardPatch(_ json: JSONValue, path: String) throws(DeckError) -> CardPatch {
+        var decoder = DeckDecoder()
+        let card = decoder.card(json, path: path, requireID: false)
+        if decoder.failed { throw decoder.error }
+        guard let card, case .object(let members) = json else {
+            throw DeckError(problems: [DeckProblem(path: path, message: "not a card")])
+        }
+        var patch = CardPatch()
+        for (key, _) in members {
+            switch key {
+            case "id": patch.id = card.id
+            case "title": patch.title = card.title
+            case "body": patch.body = card.body
+            case "color": patch.color = card.color
+            case "accent": patch.accent = card.accent
+            case "height": patch.height = card.height
+            case "direction": patch.direction = card.direction
+            case "template": patch.template = card.template
+            case "fields": patch.fields = card.fields
+            default: break
+            }
+        }
+        return patch
     }
 
     /// Decodes one section given on its own (`insert-section`): `{"title": ..., "cards": [...]}`.
@@ -94,9 +121,11 @@ public struct DeckDecoder {
         return members
     }
 
-    private static let deckFields = ["sections", "layout", "style", "keyframes", "title"]
+    private static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
     private static let sectionFields = ["title", "id", "cards"]
-    private static let cardFields = ["id", "title", "body", "color", "accent", "height", "direction"]
+    private static let cardFields = [
+        "id", "title", "body", "color", "accent", "height", "direction", "template", "fields",
+    ]
     private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
     private static let insetFields = ["top", "left", "bottom", "right"]
     private static let styleFields = [
@@ -117,6 +146,7 @@ public struct DeckDecoder {
         if let layout = Self.value(fields, "layout") { deck.layout = self.layout(layout, path: "layout") }
         if let style = Self.value(fields, "style") { deck.style = self.style(style, path: "style") }
         if let keyframes = Self.value(fields, "keyframes") { deck.bindings = bindings(keyframes, path: "keyframes") }
+        if let templates = Self.value(fields, "templates") { deck.templates = self.templates(templates, path: "templates") }
         guard let sectionsJSON = Self.value(fields, "sections") else {
             report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
             return deck
@@ -159,6 +189,13 @@ public struct DeckDecoder {
                 firstUseOfID.reserveCapacity(firstUseOfID.count + cards.count)
                 for (cardIndex, cardJSON) in cards.enumerated() {
                     guard let card = card(cardJSON, path: "\(sectionPath).cards[\(cardIndex)]") else { continue }
+                    if let name = card.template, name != CardTemplate.defaultName, deck.templates[name] == nil {
+                        let known = (deck.templates.keys.sorted() + [CardTemplate.defaultName])
+                            .map { MessageText.quoted($0) }.joined(separator: ", ")
+                        report(
+                            "\(sectionPath).cards[\(cardIndex)].template",
+                            "no template is named \(MessageText.quoted(name)) (templates: \(known))")
+                    }
                     if let first = firstUseOfID[card.id] {
                         report(
                             "\(sectionPath).cards[\(cardIndex)].id",
@@ -195,6 +232,10 @@ public struct DeckDecoder {
             case "accent": card.accent = color(value, path: path() + ".accent")
             case "height": card.height = number(value, path: path() + ".height", in: 1...Self.maximumCardHeight)
             case "direction": card.direction = choice(value, path: path() + ".direction", of: TextDirection.self)
+            case "template":
+                guard let name = string(value, path: path() + ".template") else { break }
+                if name.isEmpty { report(path() + ".template", "must name a template") } else { card.template = name }
+            case "fields": card.fields = self.fields(value, path: path() + ".fields")
             default: break
             }
         }

@@ -4,13 +4,18 @@ import Glibc
 /// the trace writes out (SPEC §9).
 public struct DisplayList: Sendable {
     public enum Content: Hashable, Sendable {
-        /// A card of the deck: global index, and where it lives in the deck.
-        case card(index: Int, section: Int, item: Int)
+        /// A card of the deck, carried whole (the renderer and the trace draw and name it without
+        /// looking it up), with its global index and where it lives in the deck.
+        case card(Card, index: Int, section: Int, item: Int)
         /// A section's header.
         case header(section: Int)
         /// A card on its way out: deleted (it falls and fades), or the old content of an updated
         /// card (it fades over the new). `index` is the index it had.
         case leavingCard(Card, index: Int)
+        /// The old content of a card whose template fields changed, drawn over the new only in
+        /// `rows` (card rows of the elements that changed), as it fades: the rest of the card
+        /// stays as it is. `index` is the card's index.
+        case fadingRows(Card, index: Int, rows: [Range<Int>])
         /// The header of a deleted section on its way out.
         case leavingHeader(title: String, section: Int)
     }
@@ -61,6 +66,11 @@ public struct DisplayList: Sendable {
     }
 
     public var background = Color.black
+    /// The display link's target time of the frame (marquee text moves with it).
+    public var time: Double = 0
+    /// The wall-clock time the frame will be shown at, in seconds since the epoch (clock
+    /// elements show it).
+    public var clockTime: Double = 0
     public var offset: Double = 0
     public var percent: Double = 0
     public var items: [Item] = []

@@ -20,6 +20,12 @@ extension Scene {
         try updateCard(at: try deck.globalIndex(of: reference), with: card, tag: tag)
     }
 
+    public mutating func updateCard(_ reference: CardReference, with patch: CardPatch, tag: Int? = nil)
+        throws(DeckEditError)
+    {
+        try updateCard(at: try deck.globalIndex(of: reference), with: patch, tag: tag)
+    }
+
     /// Moves the card `reference` names to `place`: a global index it will have (0 to count − 1),
     /// item I of section S (I up to the section's count without the card: its end), or the index
     /// the card with that id has now.

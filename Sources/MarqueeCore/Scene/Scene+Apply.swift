@@ -79,7 +79,17 @@ private struct SceneDiffTarget: DeckDiffTarget {
                 var item = try place(after: after, in: section)
                 if let from = scene.deck.sections[section].cards.position(ofID: id), from < item { item -= 1 }
                 try scene.moveCard(.id(id), to: .sectionItem(section: section, item: item), tag: tag)
-            case .updateCard(let card): try scene.updateCard(.id(card.id), with: card, tag: tag)
+            case .updateCard(let card):
+                // Only fields of a templated card changed: only the elements showing them
+                // crossfade, as `update` does; anything else is a whole new card, as `replace`.
+                let index = try scene.deck.globalIndex(of: .id(card.id))
+                let (section, item) = try scene.deck.location(ofCard: index)
+                let old = scene.deck.sections[section].cards[item]
+                if let patch = CardPatch(fieldsOnlyFrom: old, to: card) {
+                    try scene.updateCard(.id(card.id), with: patch, tag: tag)
+                } else {
+                    try scene.updateCard(.id(card.id), with: card, tag: tag)
+                }
             case .deleteSection(let at): try scene.deleteSection(at: at, tag: tag)
             case .retitleSection(let at, let title, let id):
                 let hadHeader = scene.deck.sections[at].title != nil

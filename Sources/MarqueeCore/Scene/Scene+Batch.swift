@@ -3,8 +3,10 @@ public enum SceneEdit: Equatable, Sendable {
     case insert(CardPlace, Card)
     case delete(CardReference)
     case move(CardReference, to: CardPlace)
-    /// Replaces the card's content (its id kept).
-    case update(CardReference, Card)
+    /// Changes the keys and fields the patch gives (`update`).
+    case update(CardReference, CardPatch)
+    /// Replaces the card's content (its id kept; `replace`).
+    case replace(CardReference, Card)
     case insertSection(Int, Section)
     case deleteSection(Int)
 }
@@ -28,7 +30,8 @@ extension Scene {
         case .insert(let place, let card): try insertCard(card, at: place, tag: tag)
         case .delete(let reference): try deleteCard(reference, tag: tag)
         case .move(let reference, let place): try moveCard(reference, to: place, tag: tag)
-        case .update(let reference, let card): try updateCard(reference, with: card, tag: tag)
+        case .update(let reference, let patch): try updateCard(reference, with: patch, tag: tag)
+        case .replace(let reference, let card): try updateCard(reference, with: card, tag: tag)
         case .insertSection(let index, let section): try insertSection(section, at: index, tag: tag)
         case .deleteSection(let index): try deleteSection(at: index, tag: tag)
         }
@@ -71,10 +74,10 @@ extension Scene {
             let (section, item) = try deck.location(ofCard: try deck.globalIndex(of: reference))
             // Item I of section S counted without the card: where it was.
             return .move(.id(deck.sections[section].cards[item].id), to: .sectionItem(section: section, item: item))
-        case .update(let reference, _):
+        case .update(let reference, _), .replace(let reference, _):
             let (section, item) = try deck.location(ofCard: try deck.globalIndex(of: reference))
             let old = deck.sections[section].cards[item]
-            return .update(.id(old.id), old)
+            return .replace(.id(old.id), old)
         case .insertSection(let index, _):
             return .deleteSection(index)
         case .deleteSection(let index):

@@ -24,7 +24,7 @@ extension Scene {
         let globalIndex = deck.firstCardIndex(ofSection: section) + item
         let window = oldFrames(margin: extent(of: card))
         try deck.insert(card, section: section, item: item)
-        layout.insertCard(section: section, item: item, height: card.height)
+        layout.insertCard(section: section, item: item, height: deck.listHeight(of: card))
         shiftCardIndices { $0 >= globalIndex ? $0 + 1 : $0 }
         retarget(window: window, appearing: [card.id], tag: tag)
     }
@@ -90,7 +90,7 @@ extension Scene {
         try! deck.insert(card, section: toSection, item: toItem)
         let destination = deck.firstCardIndex(ofSection: toSection) + toItem
         layout.removeCard(section: fromSection, item: fromItem)
-        layout.insertCard(section: toSection, item: toItem, height: card.height)
+        layout.insertCard(section: toSection, item: toItem, height: deck.listHeight(of: card))
         shiftCardIndices { index in
             if index == source { return destination }
             let afterRemoval = index > source ? index - 1 : index
@@ -109,7 +109,7 @@ extension Scene {
         let height = Double(section.cards.count) * extent(of: Card(id: "")) + layout.configuration.headerHeight
         var window = oldFrames(margin: height)
         try deck.insertSection(section, at: index)
-        layout.insertSection(section, at: index)
+        layout.insertSection(section, at: index, templates: deck.templates)
         let count = section.cards.count
         shiftCardIndices { $0 >= firstCard ? $0 + count : $0 }
         shiftHeaders { $0 >= index ? $0 + 1 : $0 }
@@ -182,13 +182,53 @@ extension Scene {
         if let tag { pendingTags[tag, default: []].formUnion(tagged) }
     }
 
+    /// Changes the keys and fields `patch` gives (`update`). When only fields of a templated card
+    /// change, only the elements that show them crossfade, in their rows; otherwise the whole
+    /// card does, as `replace` makes it.
+    public mutating func updateCard(at globalIndex: Int, with patch: CardPatch, tag: Int? = nil) throws(DeckEditError) {
+        let (section, item) = try deck.location(ofCard: globalIndex)
+        let old = deck.sections[section].cards[item]
+        if let id = patch.id, id != old.id {
+            throw DeckEditError(
+                "cannot change a card's id (\(MessageText.quoted(old.id)) to \(MessageText.quoted(id)))")
+        }
+        let card = patch.applied(to: old)
+        guard patch.setsOnlyFields, let template = deck.template(of: old) else {
+            try updateCard(at: globalIndex, with: card, tag: tag)
+            return
+        }
+        let changed = Set(patch.fields.filter { old.fields[$0.key] != $0.value }.map(\.key))
+        let width = layout.frame(ofCard: globalIndex)?.width ?? 0
+        let height = layout.frame(ofCard: globalIndex)?.height ?? 0
+        var rows: [Range<Int>] = []
+        for element in template.elements where element.fieldNames.contains(where: changed.contains) {
+            rows.append(element.rows(width: width, height: height))
+        }
+        try deck.update(section: section, item: item, with: card)
+        if !rows.isEmpty, let shown = presented[.card(old.id)] {
+            var faded = shown.attributes
+            faded.alpha = 0
+            var top = shown.attributes
+            top.zIndex = 1
+            faded.zIndex = 1
+            leaving.append(
+                LeavingItem(
+                    content: .fadingRows(old, index: globalIndex, rows: rows),
+                    tween: AttributeTween(from: top, to: faded, duration: transitionDuration)))
+        }
+        // Nothing moves: no frames but the crossfade's.
+        if let tag { markTag(tag) }
+    }
+
     /// Replaces a card's content: the new content shows at once under the old, which fades out.
     public mutating func updateCard(at globalIndex: Int, with card: Card, tag: Int? = nil) throws(DeckEditError) {
         let (section, item) = try deck.location(ofCard: globalIndex)
         let old = deck.sections[section].cards[item]
         let window = oldFrames(margin: max(extent(of: old), extent(of: card)))
         try deck.update(section: section, item: item, with: card)
-        if old.height != card.height { layout.setCardHeight(section: section, item: item, height: card.height) }
+        if deck.listHeight(of: old) != deck.listHeight(of: card) {
+            layout.setCardHeight(section: section, item: item, height: deck.listHeight(of: card))
+        }
         if let shown = presented[.card(old.id)] {
             var faded = shown.attributes
             faded.alpha = 0
@@ -211,7 +251,7 @@ extension Scene {
     /// Vertical space a card takes in the layout (for the capture window).
     private func extent(of card: Card) -> Double {
         (layout.configuration.kind == .list
-            ? card.height ?? layout.configuration.cardHeight : layout.configuration.cardHeight)
+            ? deck.listHeight(of: card) ?? layout.configuration.cardHeight : layout.configuration.cardHeight)
             + layout.configuration.spacing
     }
 

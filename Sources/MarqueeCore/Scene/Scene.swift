@@ -58,6 +58,9 @@ public struct Scene: Sendable {
     var pendingTags: [Int: Set<ItemKey>] = [:]
     /// The target time of the last frame drawn.
     var lastTargetTime: Double?
+    /// Seconds from the display link's clock to the wall clock (seconds since the epoch), for
+    /// clock elements: set by whoever owns the link.
+    public var clockOffset: Double = 0
 
     /// Reused each frame so that building the display list does not allocate.
     private var visible: [LayoutItem] = []
@@ -131,6 +134,8 @@ public struct Scene: Sendable {
         let target = time.targetTimestamp
         lastTargetTime = target
         let offset = animator.presentedOffset
+        list.time = target
+        list.clockTime = target + clockOffset
         list.offset = offset
         list.percent = layout.percent(atOffset: offset)
         list.background = deck.bindings.background?.color(at: list.percent) ?? deck.style.background
@@ -147,8 +152,9 @@ public struct Scene: Sendable {
                 key = .header(section)
                 content = .header(section: section)
             case .card(let index, let section, let itemIndex, _):
-                key = .card(deck.sections[section].cards[itemIndex].id)
-                content = .card(index: index, section: section, item: itemIndex)
+                let card = deck.sections[section].cards[itemIndex]
+                key = .card(card.id)
+                content = .card(card, index: index, section: section, item: itemIndex)
             }
             var attributes = ItemAttributes(frame: item.frame)
             if var active = tweens[key] {
@@ -170,7 +176,11 @@ public struct Scene: Sendable {
                 case .card:
                     guard let location = try? deck.location(ofCard: active.index) else { continue }
                     drawn.append(
-                        (.card(index: active.index, section: location.section, item: location.item), key, attributes))
+                        (
+                            .card(
+                                deck.sections[location.section].cards[location.item], index: active.index,
+                                section: location.section, item: location.item), key, attributes
+                        ))
                 }
             }
         }
@@ -205,9 +215,9 @@ public struct Scene: Sendable {
             kept += 1
             guard let key = entry.key else { continue }
             switch entry.content {
-            case .card(let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
+            case .card(_, let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
             case .header(let section): presented[key] = Presented(attributes: entry.attributes, index: section)
-            case .leavingCard, .leavingHeader: break
+            case .leavingCard, .fadingRows, .leavingHeader: break
             }
         }
         list.items.removeLast(list.items.count - kept)
@@ -237,7 +247,7 @@ public struct Scene: Sendable {
         let viewportHeight = Double(layout.viewport.height)
         for index in list.items.indices {
             switch list.items[index].content {
-            case .card, .leavingCard: break
+            case .card, .leavingCard, .fadingRows: break
             case .header, .leavingHeader: continue
             }
             let frame = list.items[index].frame

@@ -3,10 +3,10 @@ import MarqueeCore
 
 /// A card drawn as it is (not scaled, turned, faded or tinted) over the frame's uniform
 /// background, overlapping nothing drawn before it: card color OVER background is then a constant
-/// everywhere but the anti-aliased corner rows (and the accent bar's ends), so those parts are
+/// everywhere but the anti-aliased corner rows (and the ends of boxes reaching them), so those parts are
 /// written as plain fills without reading the frame, and only the corners are blended.
 struct CardInterior {
-    var card: Card
+    var surface: CardSurface
     var x: Int32
     var y: Int32
     var width: Int
@@ -14,41 +14,50 @@ struct CardInterior {
     /// First and last (exclusive) rows, relative to the card, of the part that is a constant.
     var rowsFrom: Int
     var rowsTo: Int
-    var accentWidth: Int
     var fill: UInt32
-    var accent: UInt32
-    /// Columns at each end of the corner rows that the rounded corners (and, on the left, the
-    /// accent bar) make differ from `fill`; between them the corner rows are `fill` too.
+    /// The frame's background, under the boxes written as constants over the fill (their
+    /// colours are worked out as they are written: an array of them would be an allocation per
+    /// card per frame).
+    var background: Color
+    /// Columns at each end of the corner rows that the rounded corners (and boxes reaching those
+    /// rows at either end) make differ from `fill`; between them the corner rows are `fill` too.
     var leftEdge: Int
     var rightEdge: Int
 
-    /// Nil when the card has no constant part (too small for its corners).
-    init?(card: Card, frame: Rect, style: Style, background: Color) {
+    /// Nil when the card has no constant part (too small for its corners), or has a rounded box
+    /// (drawn whole from the shared surface instead).
+    init?(surface: CardSurface, frame: Rect, background: Color) {
         let width = Int(frame.width.rounded())
         let height = Int(frame.height.rounded())
-        let radius = min(style.cornerRadius, Double(min(width, height)) / 2)
+        guard width == surface.width, height == surface.height else { return nil }
+        let radius = min(surface.radius, Double(min(width, height)) / 2)
         let cornerRows = min(Int(radius.rounded(.up)), height / 2)
-        guard width > 0, height > 2 * cornerRows else { return nil }
-        let fillColor = card.color ?? style.cardColor
-        let opacity = style.cardAlpha * Double(fillColor.alpha) / 255
-        let fill = Self.over(CardRasterizer.premultiplied(fillColor, opacity: opacity), background)
-        let accent = card.accent.map {
-            Self.over(CardRasterizer.premultiplied($0, opacity: opacity * Double($0.alpha) / 255), background)
-        }
-        let accentWidth = accent == nil ? 0 : min(width, Int(style.accentWidth.rounded()))
+        guard width > 0, height > 2 * cornerRows, !surface.boxes.contains(where: { $0.radius > 0 }) else { return nil }
+        let fill = Self.over(SurfacePainter.premultiplied(surface.fill, opacity: surface.opacity), background)
         let cornerColumns = min(Int(radius.rounded(.up)) + 1, width)
-        self.card = card
+        self.surface = surface
         x = Int32(frame.x.rounded())
         y = Int32(frame.y.rounded())
         self.width = width
         self.height = height
         rowsFrom = cornerRows
         rowsTo = height - cornerRows
-        self.accentWidth = accentWidth
         self.fill = fill
-        self.accent = accent ?? fill
-        leftEdge = max(cornerColumns, accentWidth)
-        rightEdge = cornerColumns
+        self.background = background
+        var left = cornerColumns
+        var right = cornerColumns
+        for box in surface.boxes where box.y0 < cornerRows || box.y1 > height - cornerRows {
+            if box.x0 < cornerColumns {
+                left = max(left, box.x1)
+            } else if box.x1 > width - cornerColumns {
+                right = max(right, width - box.x0)
+            } else {
+                // A box in the middle of a corner band: the whole band is blended.
+                left = width
+            }
+        }
+        leftEdge = left
+        rightEdge = right
     }
 
     /// The columns of the corner rows that are the plain fill, relative to the card.
@@ -60,8 +69,18 @@ struct CardInterior {
     func forEachConstantBox(_ body: (pixman_box32_t, UInt32) -> Void) {
         let top = y + Int32(rowsFrom)
         let bottom = y + Int32(rowsTo)
-        if accentWidth > 0 { body(pixman_box32_t(x1: x, y1: top, x2: x + Int32(accentWidth), y2: bottom), accent) }
-        body(pixman_box32_t(x1: x + Int32(accentWidth), y1: top, x2: x + Int32(width), y2: bottom), fill)
+        body(pixman_box32_t(x1: x, y1: top, x2: x + Int32(width), y2: bottom), fill)
+        for box in surface.boxes {
+            let pixel = Self.over(
+                SurfacePainter.premultiplied(box.color, opacity: surface.opacity * Double(box.color.alpha) / 255),
+                background)
+            let y0 = max(box.y0, rowsFrom)
+            let y1 = min(box.y1, rowsTo)
+            guard y1 > y0 else { continue }
+            body(
+                pixman_box32_t(x1: x + Int32(box.x0), y1: y + Int32(y0), x2: x + Int32(box.x1), y2: y + Int32(y1)),
+                pixel)
+        }
         let plain = plainColumns
         guard !plain.isEmpty else { return }
         let left = x + Int32(plain.lowerBound)

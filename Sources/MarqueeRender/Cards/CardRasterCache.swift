@@ -10,6 +10,9 @@ struct CardImage {
         /// A colour glyph's own pixels, composited OVER as they are (not an 8-bit layer drawn
         /// through the text color). Shared with the glyph cache, so it costs no memory of its own.
         var isColor = false
+        /// The solid colour a coverage layer is composited through (nil for a whole raster or a
+        /// colour glyph).
+        var color: PixmanImage?
     }
     var parts: [Part] = []
 

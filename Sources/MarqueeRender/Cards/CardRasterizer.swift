@@ -1,172 +1,249 @@
 import CPixman
 import MarqueeCore
 
-/// Draws cards: the rounded, anti-aliased fill (with the accent bar) and the title and body text,
-/// either as one premultiplied ARGB image, or as a shared background plus a text layer (the
-/// renderer's fast path for cards drawn as they are).
+/// Draws resolved cards (`CardContent`): the rounded, anti-aliased surface (fill and boxes) and
+/// the static text, either as one premultiplied ARGB image, or as a shared surface plus a text
+/// layer (the renderer's fast path for cards drawn as they are).
 struct CardRasterizer {
-    let style: Style
-    let fonts: FontSet
-    let textColor: PixmanImage
+    let colors: SolidColors
+    let strips: MarqueeStrips
 
-    /// The whole card in one image: background, then text (for cards drawn transformed, faded
-    /// or tinted, which are composited from this one image).
-    func rasterize(_ card: Card, width: Int, height: Int) throws(RenderError) -> PixmanImage {
-        let image = try background(card, width: width, height: height)
-        for text in layout(card, width: width, height: height) {
-            TextPainter.draw(
-                text.line, face: text.face, color: textColor, onto: image, x: text.x, baseline: text.baseline)
+    /// The whole card in one image: surface, then text (for cards drawn transformed, faded or
+    /// tinted, which are composited from this one image). Time-dependent elements are drawn at
+    /// rest: a marquee at its start, a clock as it reads when the image is made, images as their
+    /// placeholders.
+    func rasterize(_ content: CardContent, clockTime: Double) throws(RenderError) -> PixmanImage {
+        let image = try surface(content.surface)
+        for placed in content.images {
+            drawPlaceholder(placed, onto: image, x: 0, y: 0)
+        }
+        drawText(content, onto: image, x: 0, y: 0)
+        for marquee in content.marquees {
+            try drawMarquee(marquee, offset: 0, onto: image, x: 0, y: 0)
+        }
+        for clock in content.clocks {
+            drawClock(clock, time: clockTime, onto: image, x: 0, y: 0)
         }
         return image
     }
 
-    /// The rounded background with its accent bar, which every card of the same size, fill and
-    /// accent shares.
-    func background(_ card: Card, width: Int, height: Int) throws(RenderError) -> PixmanImage {
-        // Every pixel is painted by fillShape, so the memory need not be zeroed first.
+    /// The rounded surface with its boxes, which every card with the same surface shares.
+    func surface(_ surface: CardSurface) throws(RenderError) -> PixmanImage {
+        // Every pixel is painted by SurfacePainter, so the memory need not be zeroed first.
         let image = try PixmanImage(
-            format: PIXMAN_a8r8g8b8, width: max(1, width), height: max(1, height), zeroed: false)
-        fillShape(image, card: card)
+            format: PIXMAN_a8r8g8b8, width: surface.width, height: surface.height, zeroed: false)
+        SurfacePainter.paint(surface, into: image)
         return image
     }
 
-    /// The card's text straight onto `image` with the text color, the card's top-left corner at
-    /// (x, y): for a card drawn once (a fast scroll), where making and keeping an 8-bit layer
-    /// would cost more than it saves.
-    func drawText(_ card: Card, width: Int, height: Int, onto image: PixmanImage, x: Int32, y: Int32) {
-        for text in layout(card, width: width, height: height) {
+    /// The card's static text straight onto `image`, the card's top-left corner at (x, y): for a
+    /// card drawn once (a fast scroll), where making and keeping an 8-bit layer would cost more
+    /// than it saves.
+    func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32) {
+        for text in content.texts {
+            guard let color = colors.image(text.color) else { continue }
+            if let clip = text.clip {
+                // Cut to the element's columns: through a small layer of its own.
+                guard
+                    let part = try? layer(
+                        text, within: clip, width: content.surface.width, height: content.surface.height)
+                else { continue }
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, color.handle, part.image.handle, image.handle, 0, 0, 0, 0, x + Int32(part.x),
+                    y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
+                continue
+            }
             TextPainter.draw(
-                text.line, face: text.face, color: textColor, onto: image, x: Double(x) + text.x,
+                text.line, face: text.face, color: color, onto: image, x: Double(x) + text.x,
                 baseline: Double(y) + text.baseline)
         }
     }
 
-    /// The card's text as 8-bit coverage, one image per line cut to the pixels its glyphs cover;
-    /// composited through the text color. Colour glyphs (emoji) follow as parts of their own
-    /// (`isColor`): the glyph cache's image itself, composited OVER as it is.
-    func textLayer(_ card: Card, width: Int, height: Int) throws(RenderError) -> CardImage {
+    /// The card's static text as 8-bit coverage, one image per line cut to the pixels its glyphs
+    /// cover, each composited through its colour. Colour glyphs (emoji) follow as parts of their
+    /// own (`isColor`): the glyph cache's image itself, composited OVER as it is.
+    func textLayer(_ content: CardContent) throws(RenderError) -> CardImage {
         // One layer per line, cut to the line's ink within the card: compositing a layer costs
         // for its whole area, and one box around all lines was nearly twice their ink (a short
         // title above long body lines).
         var parts: [CardImage.Part] = []
         var colorParts: [CardImage.Part] = []
-        for text in layout(card, width: width, height: height) {
+        let width = content.surface.width
+        let height = content.surface.height
+        for text in content.texts {
             if text.face.drawsColor {
-                for glyph in TextPainter.colorGlyphs(text.line, face: text.face, x: text.x, baseline: text.baseline) {
+                for glyph in TextPainter.colorGlyphs(text.line, face: text.face, x: text.x, baseline: text.baseline)
+                where text.clip.map({ glyph.x >= $0.lowerBound && glyph.x + glyph.image.width <= $0.upperBound })
+                    ?? true
+                {
                     colorParts.append(CardImage.Part(image: glyph.image, x: glyph.x, y: glyph.y, isColor: true))
                 }
             }
-            guard
-                let ink = TextPainter.inkBounds(text.line, face: text.face, x: text.x, baseline: text.baseline)?
-                    .clamped(width: width, height: height)
-            else { continue }
-            let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
-            TextPainter.draw(
-                text.line, face: text.face, color: nil, onto: layer, x: text.x - Double(ink.x0),
-                baseline: text.baseline - Double(ink.y0))
-            parts.append(CardImage.Part(image: layer, x: ink.x0, y: ink.y0))
+            guard var part = try layer(text, within: text.clip ?? 0..<width, width: width, height: height) else {
+                continue
+            }
+            part.color = colors.image(text.color)
+            parts.append(part)
         }
         // After all coverage layers: the glyph-by-glyph path draws them in line order, and they
         // do not overlap the text beside them, so the order between the two kinds does not show.
         return CardImage(parts: parts + colorParts)
     }
 
-    /// The laid-out lines of a card's title and body, with where each goes.
-    private func layout(_ card: Card, width: Int, height: Int) -> [(
-        line: TextLine, face: FontFace, x: Double, baseline: Double
-    )] {
-        let metrics = CardMetrics(style: style, width: Double(width), height: Double(height))
-        var texts: [(line: TextLine, face: FontFace, x: Double, baseline: Double)] = []
-        // A body with no room for a line is not dropped silently: the title ends with "…".
-        let bodyHidden = !card.body.isEmpty && metrics.bodyLineCount == 0
-        let direction = card.direction ?? style.direction
-        func x(_ line: TextLine) -> Double {
-            metrics.padding + line.offset(in: metrics.textWidth, align: style.align)
-        }
-        if !card.title.isEmpty {
-            for line in TextLayout.lines(
-                card.title, face: fonts.title, maximumWidth: metrics.textWidth, maximumLines: 1,
-                moreFollows: bodyHidden, direction: direction)
-            {
-                texts.append((line, fonts.title, x(line), metrics.titleBaseline))
-            }
-        }
-        if !card.body.isEmpty {
-            let lines = TextLayout.lines(
-                card.body, face: fonts.body, maximumWidth: metrics.textWidth, maximumLines: metrics.bodyLineCount,
-                direction: direction)
-            for (number, line) in lines.enumerated() {
-                texts.append(
-                    (
-                        line, fonts.body, x(line),
-                        metrics.firstBodyBaseline + Double(number) * metrics.bodyLineHeight
-                    ))
-            }
-        }
-        return texts
+    /// One line's coverage, cut to its ink within `columns` and the card's height.
+    private func layer(_ text: PlacedText, within columns: Range<Int>, width: Int, height: Int) throws(RenderError)
+        -> CardImage.Part?
+    {
+        guard
+            var ink = TextPainter.inkBounds(text.line, face: text.face, x: text.x, baseline: text.baseline)?
+                .clamped(width: width, height: height)
+        else { return nil }
+        ink.x0 = max(ink.x0, columns.lowerBound)
+        ink.x1 = min(ink.x1, columns.upperBound)
+        guard ink.x1 > ink.x0 else { return nil }
+        let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
+        TextPainter.draw(
+            text.line, face: text.face, color: nil, onto: layer, x: text.x - Double(ink.x0),
+            baseline: text.baseline - Double(ink.y0))
+        return CardImage.Part(image: layer, x: ink.x0, y: ink.y0)
     }
 
-    /// Fills the rounded rectangle. Coverage at the corners comes from each pixel center's
-    /// distance to the corner circle (a one-pixel ramp), which anti-aliases the arc without
-    /// supersampling. Only corner pixels are computed one by one; every other run of a row is a
-    /// single vectorized fill (this loop was half of a frame's time when done pixel by pixel).
-    private func fillShape(_ image: PixmanImage, card: Card) {
-        guard let pixels = image.pixels?.assumingMemoryBound(to: UInt32.self) else { return }
-        let width = image.width
-        let height = image.height
-        let rowPixels = image.stride / 4
-        let fill = card.color ?? style.cardColor
-        let opacity = style.cardAlpha * Double(fill.alpha) / 255
-        let fillPixel = Self.premultiplied(fill, opacity: opacity)
-        let accentPixel = card.accent.map { Self.premultiplied($0, opacity: opacity * Double($0.alpha) / 255) }
-        let accentWidth = accentPixel == nil ? 0 : min(width, Int(style.accentWidth.rounded()))
-        let radius = min(style.cornerRadius, Double(min(width, height)) / 2)
-        let cornerSpan = min(Int(radius.rounded(.up)), width / 2)
-        /// Fills `[from, to)` of a row with the accent and the fill as they fall.
-        func span(_ row: UnsafeMutablePointer<UInt32>, _ from: Int, _ to: Int) {
-            guard from < to else { return }
-            let accentEnd = min(max(accentWidth, from), to)
-            if accentEnd > from { (row + from).update(repeating: accentPixel!, count: accentEnd - from) }
-            if to > accentEnd { (row + accentEnd).update(repeating: fillPixel, count: to - accentEnd) }
-        }
-        for y in 0..<height {
-            let row = pixels + y * rowPixels
-            let inCornerRows = y < cornerSpan || y >= height - cornerSpan
-            guard inCornerRows else {
-                span(row, 0, width)
-                continue
-            }
-            let centerY = Double(y) + 0.5
-            let circleY = y < cornerSpan ? radius : Double(height) - radius
-            let dy = max(0, y < cornerSpan ? circleY - centerY : centerY - circleY)
-            func corner(_ x: Int) {
-                let base = x < accentWidth ? accentPixel! : fillPixel
-                let circleX = x < cornerSpan ? radius : Double(width) - radius
-                let dx = max(0, x < cornerSpan ? circleX - (Double(x) + 0.5) : Double(x) + 0.5 - circleX)
-                let coverage = min(max(radius - (dx * dx + dy * dy).squareRoot() + 0.5, 0), 1)
-                row[x] = Self.scale(base, by: coverage)
-            }
-            for x in 0..<cornerSpan { corner(x) }
-            for x in (width - cornerSpan)..<width { corner(x) }
-            span(row, cornerSpan, width - cornerSpan)
+    // MARK: Elements that change with time
+
+    /// The marquee's line scrolled by `offset` pixels, cut to its element's box. The line's
+    /// coverage is made once (`MarqueeStrip`) and a window of it is composited each frame.
+    func drawMarquee(_ marquee: MarqueeText, offset: Int, onto image: PixmanImage, x: Int32, y: Int32)
+        throws(RenderError)
+    {
+        guard let color = colors.image(marquee.color) else { return }
+        let strip = try strips.strip(marquee)
+        let left = Int32(marquee.box.x)
+        // The strip's columns [offset, offset + box width) land at the box's left edge.
+        let sourceX = Int32(offset) - strip.originX
+        var from = max(0, -sourceX)
+        var to = min(Int32(marquee.box.width), Int32(strip.image.width) - sourceX)
+        from = max(from, 0)
+        to = max(to, from)
+        guard to > from else { return }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, color.handle, strip.image.handle, image.handle, 0, 0, sourceX + from, 0,
+            x + left + from, y + Int32(strip.top), to - from, Int32(strip.image.height))
+    }
+
+    /// The clock's text at `time` (seconds since the epoch), laid out in its box.
+    func drawClock(_ clock: ClockText, time: Double, onto image: PixmanImage, x: Int32, y: Int32) {
+        guard let color = colors.image(clock.color) else { return }
+        let text = ClockFormat.text(clock.format, at: time)
+        for line in TextLayout.lines(
+            text, face: clock.face, maximumWidth: Double(max(1, clock.box.width)), maximumLines: 1,
+            direction: clock.direction)
+        {
+            TextPainter.draw(
+                line, face: clock.face, color: color, onto: image,
+                x: Double(x) + Double(clock.box.x) + line.offset(in: Double(clock.box.width), align: clock.align),
+                baseline: Double(y) + clock.baseline)
         }
     }
 
-    static func premultiplied(_ color: Color, opacity: Double) -> UInt32 {
-        let alpha = min(max(opacity, 0), 1)
-        func channel(_ value: UInt8) -> UInt32 { UInt32((Double(value) * alpha).rounded()) }
-        return UInt32((alpha * 255).rounded()) << 24 | channel(color.red) << 16 | channel(color.green) << 8
-            | channel(color.blue)
+    /// An image's placeholder: its colour in the element's box, corners rounded by its radius.
+    func drawPlaceholder(_ placed: PlacedImage, onto image: PixmanImage, x: Int32, y: Int32, opacity: Double = 1) {
+        guard placed.placeholder.alpha > 0, opacity > 0 else { return }
+        let box = SurfaceBox(
+            x0: 0, y0: 0, x1: placed.box.width, y1: placed.box.height, radius: placed.radius,
+            color: placed.placeholder)
+        // At full opacity (all but a fade-in's frames) the shape is made once per size, radius
+        // and colour: a scroll shows the same placeholders frame after frame.
+        let made = opacity >= 1 ? colors.placeholder(box) : try? SurfacePainter.roundedBox(box, opacity: opacity)
+        guard let shape = made else { return }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, shape.handle, nil, image.handle, 0, 0, 0, 0, x + Int32(placed.box.x),
+            y + Int32(placed.box.y), Int32(shape.width), Int32(shape.height))
+    }
+}
+
+/// A marquee line's coverage, made once per line and face.
+final class MarqueeStrip {
+    let image: PixmanImage
+    /// The strip's column 0 in the line's coordinates (ink may start left of the pen).
+    let originX: Int32
+    /// The strip's row 0 relative to the card's top.
+    let top: Int
+
+    init(image: PixmanImage, originX: Int32, top: Int) {
+        self.image = image
+        self.originX = originX
+        self.top = top
+    }
+}
+
+/// Marquee strips by line (the same "calling at" text on many cards shares one), bounded.
+final class MarqueeStrips {
+    private struct Key: Hashable {
+        var face: ObjectIdentifier
+        var glyphs: [PlacedGlyph]
+        var baseline: Double
+    }
+    private var strips: [Key: MarqueeStrip] = [:]
+    /// Kept under 256 strips and 16 MB (a strip can be 16,384 px wide): past either, all go.
+    private var bytes = 0
+    private static let budgetBytes = 16 << 20
+
+    func strip(_ marquee: MarqueeText) throws(RenderError) -> MarqueeStrip {
+        let key = Key(face: ObjectIdentifier(marquee.face), glyphs: marquee.line.glyphs, baseline: marquee.baseline)
+        if let strip = strips[key] { return strip }
+        if strips.count >= 256 || bytes > Self.budgetBytes {
+            strips.removeAll()
+            bytes = 0
+        }
+        let strip: MarqueeStrip
+        if let ink = TextPainter.inkBounds(marquee.line, face: marquee.face, x: 0, baseline: marquee.baseline) {
+            let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
+            TextPainter.draw(
+                marquee.line, face: marquee.face, color: nil, onto: layer, x: -Double(ink.x0),
+                baseline: marquee.baseline - Double(ink.y0))
+            strip = MarqueeStrip(image: layer, originX: Int32(ink.x0), top: ink.y0)
+        } else {
+            strip = MarqueeStrip(image: try PixmanImage(format: PIXMAN_a8, width: 1, height: 1), originX: 0, top: 0)
+        }
+        strips[key] = strip
+        bytes += strip.image.byteCount
+        return strip
     }
 
-    static func scale(_ pixel: UInt32, by coverage: Double) -> UInt32 {
-        if coverage >= 1 { return pixel }
-        if coverage <= 0 { return 0 }
-        var result: UInt32 = 0
-        for shift in stride(from: 0, through: 24, by: 8) {
-            let channel = Double((pixel >> UInt32(shift)) & 0xFF)
-            result |= UInt32((channel * coverage).rounded()) << UInt32(shift)
-        }
-        return result
+    func removeAll() {
+        strips.removeAll()
+        bytes = 0
+    }
+}
+
+/// Solid pixman sources by colour, made once (a text layer is composited through its colour),
+/// and image placeholders.
+final class SolidColors {
+    private var images: [Color: PixmanImage] = [:]
+
+    func image(_ color: Color) -> PixmanImage? {
+        if let image = images[color] { return image }
+        if images.count >= 256 { images.removeAll() }
+        let image = try? PixmanImage(solid: pixman_color_t(color))
+        images[color] = image
+        return image
+    }
+
+    func removeAll() {
+        images.removeAll()
+        placeholders.removeAll()
+    }
+
+    /// Image placeholders at full opacity, by shape and colour (bounded like the colours).
+    private var placeholders: [SurfaceBox: PixmanImage] = [:]
+
+    func placeholder(_ box: SurfaceBox) -> PixmanImage? {
+        if let image = placeholders[box] { return image }
+        // A huge placeholder is drawn each time rather than kept (64 of them could be gigabytes).
+        if (box.x1 - box.x0) * (box.y1 - box.y0) > 1 << 18 { return try? SurfacePainter.roundedBox(box, opacity: 1) }
+        if placeholders.count >= 64 { placeholders.removeAll() }
+        let image = try? SurfacePainter.roundedBox(box, opacity: 1)
+        placeholders[box] = image
+        return image
     }
 }

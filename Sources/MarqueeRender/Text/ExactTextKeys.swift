@@ -34,6 +34,12 @@ extension CardRasterCache.Key {
         first.width == second.width && first.height == second.height
             && haveSameBytes(first.card.title, second.card.title) && haveSameBytes(first.card.body, second.card.body)
             && haveSameBytes(first.card.id, second.card.id) && first.card == second.card
+            && haveSameFieldBytes(first.card.fields, second.card.fields)
+    }
+
+    private static func haveSameFieldBytes(_ first: [String: String], _ second: [String: String]) -> Bool {
+        if first.isEmpty && second.isEmpty { return true }
+        return first.allSatisfy { field in second[field.key].map { haveSameBytes($0, field.value) } ?? false }
     }
 
     /// The text and the size: what tells cards apart in practice (equal keys hash alike, as keys
@@ -42,6 +48,17 @@ extension CardRasterCache.Key {
         hasher.combineExactly(card.id)
         hasher.combineExactly(card.title)
         hasher.combineExactly(card.body)
+        if !card.fields.isEmpty {
+            // Order-independent: the fields' own hashes added up.
+            var sum = 0
+            for (name, value) in card.fields {
+                var field = Hasher()
+                field.combineExactly(name)
+                field.combineExactly(value)
+                sum = sum &+ field.finalize()
+            }
+            hasher.combine(sum)
+        }
         hasher.combine(width)
         hasher.combine(height)
     }
@@ -50,7 +67,8 @@ extension CardRasterCache.Key {
 extension LayoutCache.Key {
     static func == (first: Self, second: Self) -> Bool {
         first.width == second.width && first.lines == second.lines && first.moreFollows == second.moreFollows
-            && first.direction == second.direction && haveSameBytes(first.text, second.text)
+            && first.direction == second.direction && first.marksTruncation == second.marksTruncation
+            && haveSameBytes(first.text, second.text)
     }
 
     func hash(into hasher: inout Hasher) {

@@ -6,6 +6,13 @@ public final class FontSet {
     public let title: FontFace
     public let body: FontFace
     public let header: FontFace
+    private let library: FreeTypeLibrary
+    private let locator: FontLocator?
+    private let override: String?
+    private let bodyPattern: String
+    /// Faces template text elements ask for, by pattern and size (made on first use).
+    private var elementFaces: [String: FontFace] = [:]
+    private var elementFiles: [String: FontFace] = [:]
 
     /// The whole pixel size a face is opened at for a style's size.
     /// Held to 1...4096 so that no size a deck can hold traps the conversion.
@@ -42,6 +49,9 @@ public final class FontSet {
     )
         throws(RenderError)
     {
+        self.library = library
+        self.override = override
+        bodyPattern = style.bodyFont
         var cache: [String: FontFace] = [:]
         func file(_ pattern: String) throws(RenderError) -> (path: String, index: Int) {
             if let override { return (override, 0) }
@@ -53,17 +63,66 @@ public final class FontSet {
         // Characters a face lacks come from the fonts fontconfig sorts after the style's pattern.
         // Without fontconfig (no configuration) they are drawn as .notdef boxes instead.
         let fallbackLocator = try? locator()
+        self.locator = fallbackLocator
         for (face, pattern) in [(title, style.titleFont), (body, style.bodyFont), (header, style.headerFont)]
         where face.fallback == nil {
             face.fallback = fallbackLocator?.fallback(for: override == nil ? pattern : "sans-serif")
         }
+        elementFiles = cache
+    }
+
+    /// The fontconfig pattern of a template element's font: its family (the body font's when
+    /// nil) at a CSS weight (100...900), named as fontconfig names weights.
+    public static func pattern(family: String?, weight: Int, bodyPattern: String) -> String {
+        let name: String
+        switch weight {
+        case ..<150: name = "thin"
+        case ..<250: name = "extralight"
+        case ..<350: name = "light"
+        case ..<450: name = "regular"
+        case ..<550: name = "medium"
+        case ..<650: name = "semibold"
+        case ..<750: name = "bold"
+        case ..<850: name = "extrabold"
+        default: name = "black"
+        }
+        let base = family ?? String(bodyPattern.prefix { $0 != ":" })
+        return "\(base):weight=\(name)"
+    }
+
+    /// The face a template text element draws with; the body face when fontconfig has nothing
+    /// for it (check-deck reports such a font).
+    public func elementFace(family: String?, weight: Int, size: Double) -> FontFace {
+        let pattern = Self.pattern(family: family, weight: weight, bodyPattern: bodyPattern)
+        let key = "\(FontSet.pixelSize(size))@\(pattern)"
+        if let face = elementFaces[key] { return face }
+        if elementFaces.count >= 256 { elementFaces.removeAll() }
+        let face: FontFace
+        do throws(RenderError) {
+            let file: (path: String, index: Int)
+            if let override {
+                file = (override, 0)
+            } else if let locator {
+                file = try locator.file(for: pattern)
+            } else {
+                throw RenderError(.fontNotFound, "no fontconfig")
+            }
+            face = try Self.face(library, file, size, &elementFiles)
+            if face.fallback == nil {
+                face.fallback = locator?.fallback(for: override == nil ? pattern : "sans-serif")
+            }
+        } catch {
+            face = body
+        }
+        elementFaces[key] = face
+        return face
     }
 
     /// Glyphs rasterized by the distinct faces of this set.
     public var rasterizedGlyphCount: Int {
         var seen = Set<ObjectIdentifier>()
         var total = 0
-        for face in [title, body, header] where seen.insert(ObjectIdentifier(face)).inserted {
+        for face in [title, body, header] + Array(elementFaces.values) where seen.insert(ObjectIdentifier(face)).inserted {
             total += face.rasterizedGlyphCount
         }
         return total

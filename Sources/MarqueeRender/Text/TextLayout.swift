@@ -4,7 +4,7 @@ import MarqueeCore
 /// own offset, `y` its offset up from the baseline (marks above a base), `font` the face number
 /// (`FontFace.face(numbered:)`, 0 is the face laid out with), `cluster` the offset in Unicode
 /// scalars, within its paragraph, of the first character it shows.
-public struct PlacedGlyph: Equatable, Sendable {
+public struct PlacedGlyph: Hashable, Sendable {
     public var index: UInt32
     public var x: Double
     public var y: Double = 0
@@ -51,24 +51,27 @@ public struct TextLayout {
 
     /// `moreFollows` says that something after this text (a card's body that has no room) is not
     /// shown: the last line then ends with "…" even when the text itself fits.
+    /// With `marksTruncation` false, text that does not fit is cut without "…" (`clip` and
+    /// `marquee` overflow).
     public static func lines(
         _ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int, moreFollows: Bool = false,
-        direction: TextDirection = .auto
+        direction: TextDirection = .auto, marksTruncation: Bool = true
     ) -> [TextLine] {
         guard maximumLines > 0, maximumWidth > 0 else { return [] }
         let key = LayoutCache.Key(
-            text: text, width: maximumWidth, lines: maximumLines, moreFollows: moreFollows, direction: direction)
+            text: text, width: maximumWidth, lines: maximumLines, moreFollows: moreFollows, direction: direction,
+            marksTruncation: marksTruncation)
         if let known = face.layoutCache[key] { return known }
         let lines = layOut(
             text, face: face, maximumWidth: maximumWidth, maximumLines: maximumLines, moreFollows: moreFollows,
-            direction: direction)
+            direction: direction, marksTruncation: marksTruncation)
         face.layoutCache[key] = lines
         return lines
     }
 
     private static func layOut(
         _ text: String, face: FontFace, maximumWidth: Double, maximumLines: Int, moreFollows: Bool,
-        direction: TextDirection
+        direction: TextDirection, marksTruncation: Bool
     ) -> [TextLine] {
         var cut: [(paragraph: ShapedParagraph, range: Range<Int>)] = []
         var truncated = false
@@ -89,7 +92,7 @@ public struct TextLayout {
             }
         }
         var lines = cut.map { line($0.paragraph, $0.range, ellipsis: nil) }
-        if truncated || moreFollows, let last = cut.last {
+        if marksTruncation, truncated || moreFollows, let last = cut.last {
             let mark = ShapedParagraph(ellipsis, face: face, direction: last.paragraph.baseLevel == 1 ? .rtl : .ltr)
             let markWidth = mark.width(0..<mark.scalars.count)
             let breaker = LineBreaker(last.paragraph, maximumWidth: maximumWidth)
@@ -157,6 +160,7 @@ struct LayoutCache {
         var lines: Int
         var moreFollows: Bool
         var direction: TextDirection
+        var marksTruncation: Bool
     }
 
     static let capacity = 512

@@ -12,6 +12,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// and Latin, one script per card in turn: shaping, bidi, fallback and line breaking on
     /// every new card.
     case cards1080pWorld = "cards-1080p-world"
+    /// cards-1080p's scroll over 10,000 cards of the departure template: columns, a coloured
+    /// status, a logo (its placeholder until an image store is wired in) and a marquee line.
+    case departures1080p = "departures-1080p"
     /// A batch of 3 inserts and 3 deletes in view, over the transition's 0.35 s.
     case transitions1080p = "transitions-1080p"
     /// One card in view updated in place (its old content fades out over the new, 0.35 s) while
@@ -35,7 +38,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// scenes that edit instead.
     func scrollTarget(cards: Int, override: Int?) -> Int? {
         switch self {
-        case .cards1080p, .cards1080pWorld: override ?? cards / 2
+        case .cards1080p, .cards1080pWorld, .departures1080p: override ?? cards / 2
         case .cards1080pSlow, .cardsSPI: override ?? 12
         case .transitions1080p, .update1080p: nil
         }
@@ -49,7 +52,12 @@ public enum BenchScene: String, CaseIterable, Sendable {
 
     /// The SPEC §10 deck, or for the SPI panel the same cards at a size that fits it.
     func deck(cards: Int) -> Deck {
-        var deck = self == .cards1080pWorld ? BenchRunner.worldDeck(cards: cards) : BenchRunner.deck(cards: cards)
+        var deck: Deck
+        switch self {
+        case .cards1080pWorld: deck = BenchRunner.worldDeck(cards: cards)
+        case .departures1080p: deck = BenchRunner.departuresDeck(cards: cards)
+        default: deck = BenchRunner.deck(cards: cards)
+        }
         if self == .cardsSPI {
             deck.layout.insets = EdgeInsets(all: 12)
             deck.layout.spacing = 8

@@ -73,7 +73,8 @@ final class NewCardsFrames {
 func turnedCardFrames() throws -> AlternatingFrames {
     let lists = (0..<2).map { index in
         var item = DisplayList.Item(
-            content: .card(index: 0, section: 0, item: 0), frame: Rect(x: 40, y: 400, width: 1840, height: 160))
+            content: .card(benchDeck(cards: 1).sections[0].cards[0], index: 0, section: 0, item: 0),
+            frame: Rect(x: 40, y: 400, width: 1840, height: 160))
         item.scale = 0.9
         item.rotation = 0.05 + 0.001 * Double(index)
         var list = DisplayList()

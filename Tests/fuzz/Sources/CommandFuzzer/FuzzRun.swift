@@ -93,7 +93,8 @@ struct FuzzRun {
             if case .failure(let error) = result { Self.checkBounded(error.message) }
         case .scrollBy(.rows(let rows), let options):
             _ = scene.scroll(
-                to: scene.target(byRows: rows), duration: Self.bounded(options.duration ?? 0.6), curve: .easeInOut, tag: 1)
+                to: scene.target(byRows: rows), duration: Self.bounded(options.duration ?? 0.6), curve: .easeInOut,
+                tag: 1)
         case .scrollBy(.pixels(let pixels), _):
             _ = scene.scroll(
                 to: .offset(max(0, scene.animator.destination + pixels)), duration: 0.3, curve: .linear, tag: 1)
@@ -131,7 +132,8 @@ struct FuzzRun {
         case .insert(let place, let card): .insert(place, card)
         case .delete(let reference): .delete(reference)
         case .move(let reference, let place): .move(reference, to: place)
-        case .update(let reference, let card): .update(reference, card)
+        case .update(let reference, let patch): .update(reference, patch)
+        case .replace(let reference, let card): .replace(reference, card)
         case .insertSection(let index, let section): .insertSection(index, section)
         case .deleteSection(let index): .deleteSection(index)
         default: preconditionFailure("not an edit: \(command)")
@@ -143,7 +145,8 @@ struct FuzzRun {
         case .insert(let place, let card): try scene.insertCard(card, at: place)
         case .delete(let reference): try scene.deleteCard(reference)
         case .move(let reference, let place): try scene.moveCard(reference, to: place)
-        case .update(let reference, let card): try scene.updateCard(reference, with: card)
+        case .update(let reference, let patch): try scene.updateCard(reference, with: patch)
+        case .replace(let reference, let card): try scene.updateCard(reference, with: card)
         case .insertSection(let position, let section): try scene.insertSection(section, at: position)
         case .deleteSection(let position): try scene.deleteSection(at: position)
         default: break
@@ -175,8 +178,9 @@ struct FuzzRun {
         for item in list.items {
             precondition(
                 item.frame.x.isFinite && item.frame.y.isFinite && item.alpha >= 0 && item.alpha <= 1, "bad attributes")
-            if case .card(let index, let section, let position) = item.content {
+            if case .card(let listed, let index, let section, let position) = item.content {
                 let card = scene.deck.sections[section].cards[position]
+                precondition(listed == card, "the listed card is not the deck's")
                 precondition(seen.insert(card.id).inserted, "card \(card.id) drawn twice")
                 precondition(scene.deck.globalIndex(ofCardWithID: card.id) == index, "index out of step")
             }

@@ -1,0 +1,149 @@
+import Glibc
+import MarqueeCore
+
+/// What `check-deck` warns about in a deck's templates and fields: a field a template shows that
+/// none of its cards gives, a template no card uses, text whose colour is too close to its card's
+/// fill to read, and image files that are not there. The deck still runs.
+public enum TemplateCheck {
+    /// The least contrast text may have against its card: WCAG 2's ratio of relative luminances,
+    /// (L1 + 0.05) / (L2 + 0.05), below 3:1 (what WCAG asks of large text) is a warning.
+    public static let minimumContrast = 3.0
+    /// Cards named per kind of warning; the rest are counted.
+    public static let namedCardLimit = 10
+
+    public static func warnings(in deck: Deck, deckPath: String? = nil) -> [DeckProblem] {
+        var warnings: [DeckProblem] = []
+        var used: [String: Int] = [:]
+        var given: [String: Set<String>] = [:]
+        var lowContrast: [DeckProblem] = []
+        var lowContrastUncounted = 0
+        var missingImages: [DeckProblem] = []
+        var missingUncounted = 0
+        var checkedPaths: [String: Bool] = [:]
+        let folder = deckPath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
+        for (sectionIndex, section) in deck.sections.enumerated() {
+            for (item, card) in section.cards.enumerated() {
+                let path = "sections[\(sectionIndex)].cards[\(item)]"
+                let template = deck.template(of: card)
+                if let name = card.template, template != nil {
+                    used[name, default: 0] += 1
+                    given[name, default: []].formUnion(card.fields.keys)
+                }
+                let fill = shownFill(card, deck)
+                for (color, what) in textColors(card, template, deck.style)
+                where contrast(color, fill) < minimumContrast {
+                    if lowContrast.count < namedCardLimit {
+                        lowContrast.append(
+                            DeckProblem(
+                                path: path,
+                                message:
+                                    "\(what) \(color.hexString) on the card's fill \(fill.hexString) has a contrast of \(format(contrast(color, fill))):1 (at least \(format(minimumContrast)):1 reads)"
+                            ))
+                    } else {
+                        lowContrastUncounted += 1
+                    }
+                }
+                guard let template, let folder else { continue }
+                for element in template.elements {
+                    guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
+                    else { continue }
+                    let file = value.hasPrefix("/") ? value : folder + "/" + value
+                    let exists = checkedPaths[file] ?? isRegularFile(file)
+                    checkedPaths[file] = exists
+                    guard !exists else { continue }
+                    if missingImages.count < namedCardLimit {
+                        missingImages.append(
+                            DeckProblem(
+                                path: "\(path).fields.\(MessageText.clipped(field))",
+                                message: "image \(MessageText.quoted(value)) is not a readable file (\(file))"))
+                    } else {
+                        missingUncounted += 1
+                    }
+                }
+            }
+        }
+        for name in deck.templates.keys.sorted() {
+            guard let template = deck.templates[name] else { continue }
+            guard used[name] != nil else {
+                warnings.append(DeckProblem(path: "templates.\(name)", message: "no card uses this template"))
+                continue
+            }
+            for field in template.fieldNames where !(given[name]?.contains(field) ?? false) {
+                warnings.append(
+                    DeckProblem(
+                        path: "templates.\(name)",
+                        message: "no card gives field \(MessageText.quoted(field)), which the template shows"))
+            }
+        }
+        warnings += lowContrast
+        if lowContrastUncounted > 0 {
+            warnings.append(
+                DeckProblem(path: "", message: "and \(MessageText.count(lowContrastUncounted, "more text")) like these")
+            )
+        }
+        warnings += missingImages
+        if missingUncounted > 0 {
+            warnings.append(
+                DeckProblem(path: "", message: "and \(MessageText.count(missingUncounted, "more image")) like these"))
+        }
+        return warnings
+    }
+
+    /// The card's fill as the screen shows it: at the card's opacity over the deck's background.
+    static func shownFill(_ card: Card, _ deck: Deck) -> Color {
+        let fill = card.color ?? deck.style.cardColor
+        let opacity = deck.style.cardAlpha * Double(fill.alpha) / 255
+        func mix(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
+            UInt8((Double(top) * opacity + Double(bottom) * (1 - opacity)).rounded())
+        }
+        let background = deck.style.background
+        return Color(
+            red: mix(fill.red, background.red), green: mix(fill.green, background.green),
+            blue: mix(fill.blue, background.blue))
+    }
+
+    /// The colours the card's text is drawn in, each with what shows it.
+    static func textColors(_ card: Card, _ template: CardTemplate?, _ style: Style) -> [(Color, String)] {
+        guard let template else {
+            return card.title.isEmpty && card.body.isEmpty ? [] : [(style.textColor, "text colour")]
+        }
+        var colors: [(Color, String)] = []
+        for element in template.elements {
+            let what: String
+            switch element.kind {
+            case .text(let field):
+                guard card.fields[field].map({ !$0.isEmpty }) ?? false else { continue }
+                what = "text \(MessageText.quoted(field))"
+            case .clock(let format): what = "clock \(MessageText.quoted(format))"
+            case .image, .box: continue
+            }
+            let color = element.text.color?.resolve(card.fields) ?? style.textColor
+            if !colors.contains(where: { $0.0 == color && $0.1 == what }) { colors.append((color, what)) }
+        }
+        return colors
+    }
+
+    /// WCAG 2 contrast ratio of two opaque colours, 1...21.
+    public static func contrast(_ first: Color, _ second: Color) -> Double {
+        let (a, b) = (luminance(first), luminance(second))
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+
+    static func luminance(_ color: Color) -> Double {
+        func linear(_ value: UInt8) -> Double {
+            let unit = Double(value) / 255
+            return unit <= 0.04045 ? unit / 12.92 : pow((unit + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(color.red) + 0.7152 * linear(color.green) + 0.0722 * linear(color.blue)
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
+    }
+
+    private static func format(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

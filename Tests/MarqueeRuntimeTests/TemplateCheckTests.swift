@@ -1,0 +1,45 @@
+import MarqueeCore
+import MarqueeRuntime
+import XCTest
+
+/// `check-deck`'s warnings about templates and fields.
+final class TemplateCheckTests: XCTestCase {
+    func testUnusedTemplatesMissingFieldsAndUnreadableText() throws {
+        let deck = try DeckDecoder.decode(
+            """
+            {"style": {"background": "#000000", "cardColor": "#ffffff", "cardAlpha": 1, "textColor": "#1a1a1f"},
+             "templates": {
+               "row": {"elements": [
+                 {"text": "name", "left": 0, "top": 0},
+                 {"text": "note", "left": 0, "top": 30, "color": "#eeeeee"},
+                 {"text": "status", "right": 0, "top": 0, "width": 90,
+                  "color": {"field": "status", "map": {"ok": "#1e7a42", "faint": "#f0f0f0"}}},
+                 {"image": "photo", "left": 0, "top": 50, "width": 40, "height": 40}
+               ]},
+               "spare": {"elements": [{"text": "x"}]}
+             },
+             "sections": [{"cards": [
+               {"id": "a", "template": "row", "fields": {"name": "A", "status": "ok", "photo": "/nonexistent/a.png"}},
+               {"id": "b", "template": "row", "fields": {"name": "B", "status": "faint"}},
+               {"id": "c", "title": "Dark", "color": "#20242c"}
+             ]}]}
+            """)
+        let warnings = TemplateCheck.warnings(in: deck, deckPath: "/tmp/deck.json").map(\.description)
+        XCTAssertEqual(
+            warnings,
+            [
+                #"templates.row: no card gives field "note", which the template shows"#,
+                "templates.spare: no card uses this template",
+                #"sections[0].cards[1]: text "status" #f0f0f0 on the card's fill #ffffff has a contrast of 1.1:1 (at least 3:1 reads)"#,
+                "sections[0].cards[2]: text colour #1a1a1f on the card's fill #20242c has a contrast of 1.1:1 (at least 3:1 reads)",
+                #"sections[0].cards[0].fields.photo: image "/nonexistent/a.png" is not a readable file (/nonexistent/a.png)"#,
+            ])
+    }
+
+    func testContrastIsWCAGsRatio() {
+        XCTAssertEqual(TemplateCheck.contrast(.black, .white), 21, accuracy: 0.01)
+        XCTAssertEqual(TemplateCheck.contrast(.white, .white), 1)
+        // #767676 on white is WCAG's well-known 4.5:1 grey.
+        XCTAssertEqual(TemplateCheck.contrast(Color(hex: "#767676")!, .white), 4.54, accuracy: 0.01)
+    }
+}

@@ -1,0 +1,53 @@
+import MarqueeCore
+import MarqueeRuntime
+import XCTest
+
+/// Templates in a running session on the software backend's virtual clock: a clock element gets
+/// a frame exactly when its text changes and none between; `update` with fields and `replace`.
+final class TemplateSessionTests: XCTestCase {
+    private func deckFile(clock format: String) -> String {
+        let path = SessionHarness.scratch + "/clock-\(UInt64.random(in: 0..<UInt64.max)).json"
+        SessionHarness.writeFile(
+            path,
+            """
+            {"templates": {"row": {"height": 80, "elements": [
+               {"text": "name", "left": 16, "top": 10, "size": 24},
+               {"clock": "\(format)", "right": 16, "top": 10, "width": 160, "size": 24, "align": "end"}]}},
+             "sections": [{"cards": [{"id": "a", "template": "row", "fields": {"name": "Now"}}]}]}
+            """)
+        return path
+    }
+
+    func testASecondsClockDrawsOneFrameASecondAndNoneBetween() throws {
+        let run = try SessionHarness.run("wait 5.5\nquit\n", deckPath: deckFile(clock: "%H:%M:%S"))
+        XCTAssertEqual(run.status, 0)
+        let targets = run.trace.map { $0["target"]!.number! }
+        // The first frame, then one per second: 5 or 6 in 5.5 s, whatever the phase.
+        XCTAssertTrue((6...7).contains(targets.count), "\(targets)")
+        for (earlier, later) in zip(targets.dropFirst(), targets.dropFirst(2)) {
+            XCTAssertEqual(later - earlier, 1, accuracy: 1.0 / 60 + 1e-9, "one frame per change of the text")
+        }
+    }
+
+    func testAMinutesClockDrawsNoFrameWithinTheMinute() throws {
+        let run = try SessionHarness.run("wait 30\nquit\n", deckPath: deckFile(clock: "%Y"))
+        XCTAssertEqual(run.trace.count, 1, "the year does not change: one frame")
+    }
+
+    func testUpdateMergesFieldsAndReplaceTakesTheWholeCard() throws {
+        let run = try SessionHarness.run(
+            """
+            update id:a {"fields": {"name": "Later"}}
+            wait idle
+            replace id:a {"title": "Plain now"}
+            update id:a {"fields": {"name": "x"}, "template": "nope"}
+            quit
+
+            """, deckPath: deckFile(clock: "%Y"))
+        let answers = run.replies.filter { $0["seq"] != nil && $0["event"] == nil }
+        XCTAssertEqual(answers.map { $0["ok"]?.bool }, [true, true, true, false, true])
+        XCTAssertEqual(
+            answers[3]["error"]?.string,
+            #"update: card "a" names template "nope", which the deck does not define (templates: "row", "default")"#)
+    }
+}
