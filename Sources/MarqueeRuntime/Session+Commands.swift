@@ -52,7 +52,9 @@ extension Session {
         case .apply(let seq, let load):
             guard let result = load.result else { return false }
             do throws(RuntimeError) {
-                try applyDeck(try result.get(), precomputed: load.precomputed, seq: seq, source)
+                try applyDeck(
+                    try result.get(), path: load.text == nil ? load.path : nil, precomputed: load.precomputed, seq: seq,
+                    source)
             } catch {
                 source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
@@ -64,7 +66,7 @@ extension Session {
     /// counts them and `batch-finished` follows. A style whose fonts cannot be opened changes
     /// nothing.
     private func applyDeck(
-        _ deck: Deck, precomputed: (diff: DeckDiff, version: Int)?, seq: Int, _ source: CommandSource
+        _ deck: Deck, path: String?, precomputed: (diff: DeckDiff, version: Int)?, seq: Int, _ source: CommandSource
     ) throws(RuntimeError) {
         if deck.style != scene.deck.style {
             try Self.checkFontFile(options.fontPath)
@@ -74,6 +76,9 @@ extension Session {
                 throw RuntimeError(error.message)
             }
         }
+        // Image fields of a state read from a file are relative to its folder, as a loaded deck's
+        // are; a state given on the line keeps the folder of the deck shown.
+        if let path { renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths, store: images) }
         let tag = tag(for: source, seq: seq)
         let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
         scene.markTag(tag)
@@ -229,7 +234,7 @@ extension Session {
         }
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
-        renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths)
+        renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths, store: images)
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
     }
 

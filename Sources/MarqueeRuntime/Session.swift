@@ -97,15 +97,16 @@ public final class Session {
         paths =
             try options.restrictPaths.map { directory throws(RuntimeError) in try PathPolicy(directory: directory) }
             ?? .unrestricted
-        renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: paths)
-        controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
-        signals = try SignalDescriptor()
-        loader = try DeckLoader()
         do {
             images = try ImageStore(limits: options.imageLimits)
         } catch {
             throw RuntimeError(error.message)
         }
+        renderer.imageProvider = images
+        renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: paths, store: images)
+        controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
+        signals = try SignalDescriptor()
+        loader = try DeckLoader()
         mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
         if let mqtt {
             sources.append(
@@ -399,13 +400,20 @@ extension Session {
     /// How image fields become paths: relative to the deck file's folder (the working folder
     /// without a deck file), and only inside `--restrict-paths` when it is given. Resolved once
     /// per path (the check touches the file system).
-    public static func imagePaths(deckPath: String?, policy: PathPolicy) -> (String) -> String? {
-        let folder = deckPath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? "."
+    /// Resolves image fields against the deck file's folder within `--restrict-paths`
+    /// (`ImagePaths`), once per value; a path that is refused draws the placeholder and is
+    /// reported once as `image-failed` through `store`.
+    public static func imagePaths(deckPath: String?, policy: PathPolicy, store: ImageStore?) -> (String) -> String? {
         var known: [String: String?] = [:]
         return { value in
             if let answer = known[value] { return answer }
-            let full = value.hasPrefix("/") ? value : (folder.isEmpty ? "/" : folder) + "/" + value
-            let answer: String? = try? policy.checkRead(full)
+            let answer: String?
+            switch ImagePaths.resolve(value, deckPath: deckPath, policy: policy) {
+            case .success(let path): answer = path
+            case .failure(let error):
+                answer = nil
+                store?.reportRefused(path: value, error: error.message)
+            }
             if known.count >= 4096 { known.removeAll() }
             known[value] = answer
             return answer

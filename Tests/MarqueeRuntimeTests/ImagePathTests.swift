@@ -14,11 +14,11 @@ final class ImagePathTests: XCTestCase {
         SessionHarness.writeFile(root + "/outside.png", "not decoded here")
         let deck = root + "/board/deck.json"
 
-        let open = Session.imagePaths(deckPath: deck, policy: .unrestricted)
+        let open = Session.imagePaths(deckPath: deck, policy: .unrestricted, store: nil)
         XCTAssertEqual(open("logos/a.png"), root + "/board/logos/a.png")
         XCTAssertEqual(open("/elsewhere/b.png"), "/elsewhere/b.png", "absolute paths are taken as they are")
 
-        let restricted = Session.imagePaths(deckPath: deck, policy: try PathPolicy(directory: root + "/board"))
+        let restricted = Session.imagePaths(deckPath: deck, policy: try PathPolicy(directory: root + "/board"), store: nil)
         XCTAssertNotNil(restricted("logos/a.png"))
         XCTAssertNil(restricted("../outside.png"), "outside --restrict-paths")
         XCTAssertNil(restricted("/etc/hostname"), "outside --restrict-paths")

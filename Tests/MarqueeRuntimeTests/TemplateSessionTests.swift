@@ -1,4 +1,6 @@
+import Glibc
 import MarqueeCore
+import MarqueeRender
 import MarqueeRuntime
 import XCTest
 
@@ -49,5 +51,39 @@ final class TemplateSessionTests: XCTestCase {
         XCTAssertEqual(
             answers[3]["error"]?.string,
             #"update: card "a" names template "nope", which the deck does not define (templates: "row", "default")"#)
+    }
+}
+
+/// An image element in a running session with the real image store: the placeholder first (a
+/// decode never holds a frame), then the picture, decoded on the store's threads.
+final class ImageSessionTests: XCTestCase {
+    func testTheStoresPictureReplacesThePlaceholder() throws {
+        let folder = SessionHarness.scratch + "/image-session-\(UInt64.random(in: 0..<UInt64.max))"
+        mkdir(folder, 0o755)
+        let picture = PixelBuffer(width: 40, height: 30)
+        picture.withPixels { $0.update(repeating: 0xFF20_80E0) }
+        try PNGFile.write(picture, to: folder + "/photo.png")
+        let deck = folder + "/deck.json"
+        SessionHarness.writeFile(
+            deck,
+            """
+            {"style": {"transitionDuration": 0.2},
+             "templates": {"dish": {"height": 120, "elements": [
+               {"image": "photo", "left": 10, "top": 10, "width": 80, "height": 60, "fit": "fill", "placeholder": "#ff0000"}]}},
+             "sections": [{"cards": [{"id": "a", "template": "dish", "fields": {"photo": "photo.png"}}]}]}
+            """)
+        let first = folder + "/first.png"
+        let later = folder + "/later.png"
+        let run = try SessionHarness.run(
+            "snapshot \(first)\nwait 1\nwait idle\nsnapshot \(later)\nquit\n", deckPath: deck,
+            size: PixelSize(width: 400, height: 300))
+        XCTAssertEqual(run.replies.filter { $0["ok"]?.bool == false }.count, 0, "\(run.replies)")
+        // The card's top-left corner is at the layout's insets (40, 40); the image box inside it.
+        let before = try PNGFileReader.read(first).pixel(x: 40 + 50, y: 40 + 40)
+        let after = try PNGFileReader.read(later).pixel(x: 40 + 50, y: 40 + 40)
+        XCTAssertEqual(before & 0xFF_FFFF, 0xFF_0000, "the placeholder while the picture is decoded")
+        let (r, g, b) = ((after >> 16) & 0xFF, (after >> 8) & 0xFF, after & 0xFF)
+        XCTAssertTrue(
+            abs(Int(r) - 0x20) <= 8 && abs(Int(g) - 0x80) <= 8 && abs(Int(b) - 0xE0) <= 8, String(after, radix: 16))
     }
 }
