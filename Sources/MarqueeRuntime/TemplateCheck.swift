@@ -3,7 +3,8 @@ import MarqueeCore
 
 /// What `check-deck` warns about in a deck's templates and fields: a field a template shows that
 /// none of its cards gives, a template no card uses, text whose colour is too close to its card's
-/// fill to read, and image files that are not there. The deck still runs.
+/// fill to read. The deck still runs. Image files that cannot be shown are problems, not
+/// warnings: `imageUses` lists them for `ImagePaths.problems`.
 public enum TemplateCheck {
     /// The least contrast text may have against its card: WCAG 2's ratio of relative luminances,
     /// (L1 + 0.05) / (L2 + 0.05), below 3:1 (what WCAG asks of large text) is a warning.
@@ -17,10 +18,6 @@ public enum TemplateCheck {
         var given: [String: Set<String>] = [:]
         var lowContrast: [DeckProblem] = []
         var lowContrastUncounted = 0
-        var missingImages: [DeckProblem] = []
-        var missingUncounted = 0
-        var checkedPaths: [String: Bool] = [:]
-        let folder = deckPath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
         for (sectionIndex, section) in deck.sections.enumerated() {
             for (item, card) in section.cards.enumerated() {
                 let path = "sections[\(sectionIndex)].cards[\(item)]"
@@ -41,23 +38,6 @@ public enum TemplateCheck {
                             ))
                     } else {
                         lowContrastUncounted += 1
-                    }
-                }
-                guard let template, let folder else { continue }
-                for element in template.elements {
-                    guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
-                    else { continue }
-                    let file = value.hasPrefix("/") ? value : folder + "/" + value
-                    let exists = checkedPaths[file] ?? isRegularFile(file)
-                    checkedPaths[file] = exists
-                    guard !exists else { continue }
-                    if missingImages.count < namedCardLimit {
-                        missingImages.append(
-                            DeckProblem(
-                                path: "\(path).fields.\(MessageText.clipped(field))",
-                                message: "image \(MessageText.quoted(value)) is not a readable file (\(file))"))
-                    } else {
-                        missingUncounted += 1
                     }
                 }
             }
@@ -81,12 +61,24 @@ public enum TemplateCheck {
                 DeckProblem(path: "", message: "and \(MessageText.count(lowContrastUncounted, "more text")) like these")
             )
         }
-        warnings += missingImages
-        if missingUncounted > 0 {
-            warnings.append(
-                DeckProblem(path: "", message: "and \(MessageText.count(missingUncounted, "more image")) like these"))
-        }
         return warnings
+    }
+
+    /// Every image a card shows: the JSON path of the field that names it, and its value.
+    public static func imageUses(in deck: Deck) -> [(jsonPath: String, value: String)] {
+        var uses: [(jsonPath: String, value: String)] = []
+        guard !deck.templates.isEmpty else { return uses }
+        for (sectionIndex, section) in deck.sections.enumerated() {
+            for (item, card) in section.cards.enumerated() {
+                guard let template = deck.template(of: card) else { continue }
+                for element in template.elements {
+                    guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
+                    else { continue }
+                    uses.append(("sections[\(sectionIndex)].cards[\(item)].fields.\(MessageText.clipped(field))", value))
+                }
+            }
+        }
+        return uses
     }
 
     /// The card's fill as the screen shows it: at the card's opacity over the deck's background.
@@ -135,11 +127,6 @@ public enum TemplateCheck {
             return unit <= 0.04045 ? unit / 12.92 : pow((unit + 0.055) / 1.055, 2.4)
         }
         return 0.2126 * linear(color.red) + 0.7152 * linear(color.green) + 0.0722 * linear(color.blue)
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
     }
 
     private static func format(_ value: Double) -> String {

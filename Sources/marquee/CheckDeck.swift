@@ -44,7 +44,9 @@ struct CheckDeck: ParsableCommand {
         var warnings: [DeckProblem] = []
         do {
             let deck = try DeckDecoder.decode(bytes: bytes)
-            problems = DeckError(problems: FontCheck.problems(in: deck.style))
+            problems = DeckError(
+                problems: FontCheck.problems(in: deck.style)
+                    + ImagePaths.problems(TemplateCheck.imageUses(in: deck), deckPath: file))
             warnings =
                 TextFitCheck.warnings(in: deck) + TemplateCheck.warnings(in: deck, deckPath: file)
                 + (problems.count == 0 ? MissingGlyphCheck.warnings(in: deck) : [])

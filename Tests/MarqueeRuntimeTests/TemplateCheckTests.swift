@@ -32,8 +32,13 @@ final class TemplateCheckTests: XCTestCase {
                 "templates.spare: no card uses this template",
                 #"sections[0].cards[1]: text "status" #f0f0f0 on the card's fill #ffffff has a contrast of 1.1:1 (at least 3:1 reads)"#,
                 "sections[0].cards[2]: text colour #1a1a1f on the card's fill #20242c has a contrast of 1.1:1 (at least 3:1 reads)",
-                #"sections[0].cards[0].fields.photo: image "/nonexistent/a.png" is not a readable file (/nonexistent/a.png)"#,
             ])
+        // An image that cannot be shown is a problem (check-deck fails), named at its field.
+        XCTAssertEqual(TemplateCheck.imageUses(in: deck).map(\.jsonPath), ["sections[0].cards[0].fields.photo"])
+        let problems = ImagePaths.problems(TemplateCheck.imageUses(in: deck), deckPath: "/tmp/deck.json")
+        XCTAssertEqual(
+            problems.map(\.description),
+            ["sections[0].cards[0].fields.photo: image /nonexistent/a.png: No such file or directory"])
     }
 
     func testContrastIsWCAGsRatio() {
