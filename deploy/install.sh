@@ -106,7 +106,10 @@ install -m 644 "$SOURCE/docs/deployment.md" "$SOURCE/docs/protocol.md" "$SOURCE/
 # The operator's files are created once and then left alone.
 if [ ! -e "$R/etc/marquee/deck.json" ]; then
     install -m 644 "$SOURCE/docs/examples/departures.json" "$R/etc/marquee/deck.json"
-    say "installed an example deck as /etc/marquee/deck.json: replace it with yours"
+    # The example's logos, beside it (its image fields are relative to the deck's folder).
+    install -d "$R/etc/marquee/images"
+    install -m 644 "$SOURCE"/docs/examples/images/* "$R/etc/marquee/images/"
+    say "installed an example deck as /etc/marquee/deck.json (and its pictures in /etc/marquee/images): replace it with yours"
 fi
 [ -e "$R/etc/default/marquee" ] || install -m 644 "$SOURCE/deploy/marquee.default" "$R/etc/default/marquee"
 

@@ -6,10 +6,22 @@ import Glibc
 public struct PathPolicy: Sendable {
     /// The resolved directory, or nil for no restriction.
     public let root: String?
+    /// Folders reads may also come from (never writes): the operator's `--deck` folder, for the
+    /// images its deck names.
+    private var readRoots: [String] = []
 
     public static let unrestricted = PathPolicy(resolvedRoot: nil)
 
     private init(resolvedRoot: String?) { root = resolvedRoot }
+
+    /// This policy, also allowing reads inside `folder` (resolved now; a folder that does not
+    /// resolve adds nothing). Unrestricted stays unrestricted.
+    public func allowingReads(in folder: String) -> PathPolicy {
+        guard root != nil, let resolved = Self.realPath(folder) else { return self }
+        var policy = self
+        policy.readRoots.append(resolved)
+        return policy
+    }
 
     /// Checks that `directory` exists and is a directory.
     public init(directory: String) throws(RuntimeError) {
@@ -29,7 +41,9 @@ public struct PathPolicy: Sendable {
         guard let resolved = Self.realPath(path) else {
             throw RuntimeError("\(path): \(SystemCall.errorText)")
         }
-        guard Self.isInside(resolved, root) else { throw outside(path) }
+        guard Self.isInside(resolved, root) || readRoots.contains(where: { Self.isInside(resolved, $0) }) else {
+            throw outside(path)
+        }
         return resolved
     }
 

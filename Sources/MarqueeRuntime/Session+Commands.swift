@@ -78,7 +78,7 @@ extension Session {
         }
         // Image fields of a state read from a file are relative to its folder, as a loaded deck's
         // are; a state given on the line keeps the folder of the deck shown.
-        if let path { renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths, store: images) }
+        if let path { renderer.imagePath = imageResolver(deckPath: path) }
         let tag = tag(for: source, seq: seq)
         let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
         scene.markTag(tag)
@@ -234,7 +234,7 @@ extension Session {
         }
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
-        renderer.imagePath = Self.imagePaths(deckPath: path, policy: paths, store: images)
+        renderer.imagePath = imageResolver(deckPath: path)
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
     }
 

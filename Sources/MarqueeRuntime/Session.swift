@@ -97,16 +97,21 @@ public final class Session {
         paths =
             try options.restrictPaths.map { directory throws(RuntimeError) in try PathPolicy(directory: directory) }
             ?? .unrestricted
+        controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
+        signals = try SignalDescriptor()
+        loader = try DeckLoader()
+        // After the signals are blocked: the store's threads inherit the mask, so SIGTERM and
+        // SIGHUP still reach only the signalfd (a thread started before would take them and die).
         do {
             images = try ImageStore(limits: options.imageLimits)
         } catch {
             throw RuntimeError(error.message)
         }
         renderer.imageProvider = images
-        renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: paths, store: images)
-        controlSocket = try options.controlSocket.map { path throws(RuntimeError) in try ControlSocket(path: path) }
-        signals = try SignalDescriptor()
-        loader = try DeckLoader()
+        // As `imageResolver` does (self is not whole yet): the --deck folder may hold its images.
+        var imagePolicy = paths
+        if let deckPath = options.deckPath { imagePolicy = imagePolicy.allowingReads(in: ImagePaths.folder(of: deckPath)) }
+        renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: imagePolicy, store: images)
         mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
         if let mqtt {
             sources.append(
@@ -400,6 +405,18 @@ extension Session {
     /// How image fields become paths: relative to the deck file's folder (the working folder
     /// without a deck file), and only inside `--restrict-paths` when it is given. Resolved once
     /// per path (the check touches the file system).
+    /// The resolver for a deck read from `deckPath`. The `--deck` file is the operator's, as is
+    /// its folder: the images it names may come from there as well as from `--restrict-paths`
+    /// (the example deck's `images/` beside `/etc/marquee/deck.json`). A deck a client loads or
+    /// applies is held to `--restrict-paths` alone.
+    func imageResolver(deckPath: String?) -> (String) -> String? {
+        var policy = paths
+        if let deckPath, deckPath == options.deckPath {
+            policy = policy.allowingReads(in: ImagePaths.folder(of: deckPath))
+        }
+        return Self.imagePaths(deckPath: deckPath, policy: policy, store: images)
+    }
+
     /// Resolves image fields against the deck file's folder within `--restrict-paths`
     /// (`ImagePaths`), once per value; a path that is refused draws the placeholder and is
     /// reported once as `image-failed` through `store`.

@@ -63,12 +63,14 @@ final class InstallScriptTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(install("--root \(root) --binary \(binary)"), 0)
         for path in [
             "/usr/local/bin/marquee", "/etc/systemd/system/marquee.service", "/etc/marquee/deck.json",
-            "/etc/default/marquee", "/usr/local/share/doc/marquee/deployment.md",
+            "/etc/marquee/images/northern.png", "/etc/default/marquee", "/usr/local/share/doc/marquee/deployment.md",
             "/usr/local/share/doc/marquee/raspberry-pi.md", "/var/lib/marquee",
         ] {
             XCTAssertTrue(exists(root + path), path)
         }
         XCTAssertEqual(access(root + "/usr/local/bin/marquee", X_OK), 0)
+        // The example deck finds its pictures beside it.
+        XCTAssertEqual(system("'\(binary)' check-deck '\(root)/etc/marquee/deck.json' > /dev/null"), 0)
         // Operators in the service's group may put decks where `load` reads them.
         var state = stat()
         XCTAssertEqual(stat(root + "/var/lib/marquee", &state), 0)

@@ -6,10 +6,42 @@ import XCTest
 /// `--backend window` on a real X server (Xvfb): the window shows the software backend's frames
 /// pixel for pixel, an idle window costs next to no CPU, and without a display it is a clear error.
 final class WindowBackendTests: XCTestCase, SpawnsMarquee {
+    /// A plain deck (no templates, no images, so nothing arrives later than the first frame), in a
+    /// folder of its own under the name the window's title shows.
     let deck: String = {
-        let tests = #filePath
-        return tests.components(separatedBy: "/Tests/").first! + "/docs/examples/departures.json"
+        let folder = SessionHarness.scratch + "/window-deck-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o755)
+        SessionHarness.writeFile(folder + "/departures.json", WindowBackendTests.platformDeck)
+        return folder + "/departures.json"
     }()
+
+    /// The platform display the layout figures below are worked out for (52 px headers, 124 px
+    /// cards, 14 px spacing).
+    static let platformDeck = #"""
+        {
+          "title": "Platform display, Brightwater Central",
+          "layout": { "type": "list", "insets": { "top": 28, "left": 40, "bottom": 28, "right": 40 },
+                      "spacing": 14, "cardHeight": 124, "headerHeight": 52 },
+          "style": { "background": "#121a2b", "cardColor": "#f2f4f8", "cardAlpha": 0.94, "cornerRadius": 14,
+                     "textColor": "#1a1a1f", "headerColor": "#f5c542",
+                     "titleFont": "DejaVu Sans:bold", "bodyFont": "DejaVu Sans", "headerFont": "DejaVu Sans:bold",
+                     "titleSize": 30, "bodySize": 19, "headerSize": 28, "padding": 18, "accentWidth": 8 },
+          "sections": [
+            { "title": "Departures", "cards": [
+              { "id": "d1", "title": "08:42  Dunmore", "body": "Platform 4 · On time\nCalling at Alderley, Carrow and Dunmore", "accent": "#2ea05a" },
+              { "id": "d2", "title": "08:49  Kestrel Point", "body": "Platform 2 · Expected 08:55\nCalling at Eastfield, Glenholt and Kestrel Point", "accent": "#e89a1c" },
+              { "id": "d3", "title": "08:57  Marrowby", "body": "Platform 1 · Cancelled\nA replacement bus leaves from the east entrance at 09:05", "accent": "#d63a3a" },
+              { "id": "d4", "title": "09:04  Harrowgate Central", "body": "Platform 4 · On time\nCalling at Fenwick Parkway and Harrowgate Central", "accent": "#2ea05a" },
+              { "id": "d5", "title": "09:12  Longmead", "body": "Platform 3 · On time\nCalling at Ivybridge, Northam and Longmead", "accent": "#2ea05a" },
+              { "id": "d6", "title": "09:20  Carrow Bay", "body": "Platform 2 · On time\nFirst class at the front of the train", "accent": "#2ea05a" }
+            ]},
+            { "title": "Notices", "cards": [
+              { "id": "n1", "title": "Step-free access", "body": "Lifts serve all platforms. Ask staff at the ticket hall for ramp assistance.", "color": "#e8eef8" },
+              { "id": "n2", "title": "Engineering works", "body": "Sunday: buses replace trains between Glenholt and Marrowby from 06:00 to 14:00.", "color": "#e8eef8" }
+            ]}
+          ]
+        }
+        """#
     let title = "marquee: departures.json"
 
     /// Runs marquee with DISPLAY (and only it) naming `display`, or with no display at all;
