@@ -85,9 +85,7 @@ public final class Session {
         scene = Scene(deck: deck, viewport: backend.size)
         // Clock elements show the wall clock; the link's clock (virtual or monotonic) only
         // times frames.
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        scene.clockOffset = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9 - link.now
+        scene.clockOffset = Self.wallClockNow() - link.now
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
             output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
@@ -345,6 +343,10 @@ public final class Session {
         let origin = timeOrigin ?? time.timestamp
         timeOrigin = origin
         finishedTags.removeAll(keepingCapacity: true)
+        // The wall clock may jump (NTP setting a Pi's clock after boot): on a real link the offset
+        // is measured again every frame, so clocks show the corrected time from the next frame.
+        // The virtual clock keeps the offset from the start, so a run is the same every time.
+        if !link.isVirtual { scene.clockOffset = Self.wallClockNow() - link.now }
         let finished = scene.frame(at: time, into: &displayList, finishedTags: &finishedTags)
         let buffer = backend.frameBuffer()
         do {
@@ -405,6 +407,13 @@ extension Session {
     /// How image fields become paths: relative to the deck file's folder (the working folder
     /// without a deck file), and only inside `--restrict-paths` when it is given. Resolved once
     /// per path (the check touches the file system).
+    /// Seconds since the epoch (CLOCK_REALTIME).
+    static func wallClockNow() -> Double {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9
+    }
+
     /// The resolver for a deck read from `deckPath`. The `--deck` file is the operator's, as is
     /// its folder: the images it names may come from there as well as from `--restrict-paths`
     /// (the example deck's `images/` beside `/etc/marquee/deck.json`). A deck a client loads or
