@@ -108,7 +108,9 @@ public final class Session {
         renderer.imageProvider = images
         // As `imageResolver` does (self is not whole yet): the --deck folder may hold its images.
         var imagePolicy = paths
-        if let deckPath = options.deckPath { imagePolicy = imagePolicy.allowingReads(in: ImagePaths.folder(of: deckPath)) }
+        if let deckPath = options.deckPath {
+            imagePolicy = imagePolicy.allowingReads(in: ImagePaths.folder(of: deckPath))
+        }
         renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: imagePolicy, store: images)
         mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
         if let mqtt {
@@ -150,7 +152,7 @@ public final class Session {
             if scene.needsFrame && !link.isFramePending { link.requestFrame() }
             // A marquee, clock or image that changes by itself gets a frame when it changes, and
             // none before (a clock showing minutes costs one frame a minute).
-            let redraw = endsWithInput && standardInput.isFinished ? nil : renderer.nextRedraw
+            let redraw = endsWithInput && standardInput.isFinished ? nil : nextChange
             if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
             if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
@@ -163,6 +165,17 @@ public final class Session {
             if let time = try dispatchFrame() { try renderFrame(time) }
         }
         return 0
+    }
+
+    /// The link time at which something changes by itself (a marquee, a clock, an image, a card
+    /// going stale) and needs a frame, though nothing else moves.
+    private var nextChange: Double? {
+        switch (renderer.nextRedraw, scene.nextStaleChange) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
     }
 
     private func earliestWaitDeadline() -> Double? {
@@ -186,7 +199,7 @@ public final class Session {
     /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
-        if !link.isVirtual, !link.isFramePending, let redraw = renderer.nextRedraw {
+        if !link.isVirtual, !link.isFramePending, let redraw = nextChange {
             let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import MarqueeCore
 import MarqueeRender
@@ -85,5 +86,40 @@ final class ImageSessionTests: XCTestCase {
         let (r, g, b) = ((after >> 16) & 0xFF, (after >> 8) & 0xFF, after & 0xFF)
         XCTAssertTrue(
             abs(Int(r) - 0x20) <= 8 && abs(Int(g) - 0x80) <= 8 && abs(Int(b) - 0xE0) <= 8, String(after, radix: 16))
+    }
+}
+
+/// A card going stale in a running session on the virtual clock: no frames while it waits for its
+/// expiry, then the fade, frame by frame, to `staleAlpha`.
+final class StaleSessionTests: XCTestCase {
+    func testNoFramesUntilTheExpiryThenTheFade() throws {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        // 1.5 s from now, to the millisecond.
+        let expiry = Double(now.tv_sec) + Double(now.tv_nsec / 1_000_000) / 1000 + 1.5
+        let seconds = Int(expiry)
+        let millis = Int(((expiry - Double(seconds)) * 1000).rounded())
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let stamp = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+        let deck = SessionHarness.scratch + "/stale-\(UInt64.random(in: 0..<UInt64.max)).json"
+        SessionHarness.writeFile(
+            deck, #"{"sections": [{"cards": [{"id": "a", "title": "Soon stale", "expires": "\#(stamp)"}]}]}"#)
+        let run = try SessionHarness.run("wait 3\nquit\n", deckPath: deck)
+        let frames = run.trace.map { ($0["target"]!.number!, $0["cards"]!.array![0]["alpha"]!.number!) }
+        let fading = frames.filter { $0.1 < 1 }
+        XCTAssertFalse(fading.isEmpty, "\(frames)")
+        let firstFading = try XCTUnwrap(fading.first).0
+        // The link's clock counts from the first frame, which came when the wall clock read `now`
+        // (up to a little later): the expiry falls about 1.5 s in.
+        XCTAssertEqual(firstFading, 1.5, accuracy: 0.1)
+        let idle = frames.filter { $0.0 > 0.1 && $0.0 < firstFading - 0.05 }
+        XCTAssertEqual(idle.count, 0, "no frames while waiting for the expiry: \(idle)")
+        XCTAssertEqual(try XCTUnwrap(frames.last).1, 0.45, accuracy: 1e-9)
+        XCTAssertGreaterThanOrEqual(fading.count, 15, "the fade is drawn frame by frame over 0.35 s")
+        XCTAssertLessThan(try XCTUnwrap(frames.last).0, firstFading + 0.5, "and then no more frames")
     }
 }

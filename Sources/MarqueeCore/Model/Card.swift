@@ -18,12 +18,16 @@ public struct Card: Hashable, Sendable {
     public var template: String?
     /// The values a template's elements show, by field name.
     public var fields: [String: String]
+    /// When the card's data goes stale (seconds since the epoch, from RFC 3339 in decks): from
+    /// then on it is drawn at the style's `staleAlpha` until it is updated or removed.
+    public var expires: Double?
 
     public init(
         id: String, title: String = "", body: String = "", color: Color? = nil, accent: Color? = nil,
         height: Double? = nil, direction: TextDirection? = nil, template: String? = nil,
-        fields: [String: String] = [:]
+        fields: [String: String] = [:], expires: Double? = nil
     ) {
+        self.expires = expires
         self.template = template
         self.fields = fields
         self.direction = direction

@@ -10,13 +10,17 @@ public struct CardPatch: Hashable, Sendable {
     public var height: Double?
     public var direction: TextDirection?
     public var template: String?
+    /// A new expiry time (seconds since the epoch).
+    public var expires: Double?
     /// Fields to set, merged into the card's (the others keep their values).
     public var fields: [String: String] = [:]
 
     public init(
         id: String? = nil, title: String? = nil, body: String? = nil, color: Color? = nil, accent: Color? = nil,
-        height: Double? = nil, direction: TextDirection? = nil, template: String? = nil, fields: [String: String] = [:]
+        height: Double? = nil, direction: TextDirection? = nil, template: String? = nil, fields: [String: String] = [:],
+        expires: Double? = nil
     ) {
+        self.expires = expires
         self.id = id
         self.title = title
         self.body = body
@@ -31,7 +35,7 @@ public struct CardPatch: Hashable, Sendable {
     /// True when the patch changes nothing but template fields.
     public var setsOnlyFields: Bool {
         title == nil && body == nil && color == nil && accent == nil && height == nil && direction == nil
-            && template == nil
+            && template == nil && expires == nil
     }
 
     /// `card` with the patch's keys set.
@@ -44,6 +48,7 @@ public struct CardPatch: Hashable, Sendable {
         if let height { result.height = height }
         if let direction { result.direction = direction }
         if let template { result.template = template }
+        if let expires { result.expires = expires }
         for (name, value) in fields { result.fields[name] = value }
         return result
     }

@@ -115,6 +115,8 @@ public struct Style: Equatable, Sendable {
     public var accentWidth: Double = 8
     /// Seconds that insert, delete, move and update transitions take (SPEC §5).
     public var transitionDuration: Double = 0.35
+    /// The opacity a card fades to once its `expires` time has passed (SPEC §14).
+    public var staleAlpha: Double = 0.45
     /// Paragraph direction of every text (cards may set their own): `auto` takes it from the
     /// first strong character.
     public var direction: TextDirection = .auto

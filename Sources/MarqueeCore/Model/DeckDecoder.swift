@@ -67,6 +67,7 @@ public struct DeckDecoder {
             case "direction": patch.direction = card.direction
             case "template": patch.template = card.template
             case "fields": patch.fields = card.fields
+            case "expires": patch.expires = card.expires
             default: break
             }
         }
@@ -124,13 +125,14 @@ public struct DeckDecoder {
     private static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
     private static let sectionFields = ["title", "id", "cards"]
     private static let cardFields = [
-        "id", "title", "body", "color", "accent", "height", "direction", "template", "fields",
+        "id", "title", "body", "color", "accent", "height", "direction", "template", "fields", "expires",
     ]
     private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
     private static let insetFields = ["top", "left", "bottom", "right"]
     private static let styleFields = [
         "background", "cardColor", "cardAlpha", "cornerRadius", "textColor", "headerColor", "titleFont",
         "bodyFont", "headerFont", "titleSize", "bodySize", "headerSize", "padding", "accentWidth", "transitionDuration",
+        "staleAlpha",
         "direction", "align",
     ]
 
@@ -146,7 +148,9 @@ public struct DeckDecoder {
         if let layout = Self.value(fields, "layout") { deck.layout = self.layout(layout, path: "layout") }
         if let style = Self.value(fields, "style") { deck.style = self.style(style, path: "style") }
         if let keyframes = Self.value(fields, "keyframes") { deck.bindings = bindings(keyframes, path: "keyframes") }
-        if let templates = Self.value(fields, "templates") { deck.templates = self.templates(templates, path: "templates") }
+        if let templates = Self.value(fields, "templates") {
+            deck.templates = self.templates(templates, path: "templates")
+        }
         guard let sectionsJSON = Self.value(fields, "sections") else {
             report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
             return deck
@@ -236,6 +240,16 @@ public struct DeckDecoder {
                 guard let name = string(value, path: path() + ".template") else { break }
                 if name.isEmpty { report(path() + ".template", "must name a template") } else { card.template = name }
             case "fields": card.fields = self.fields(value, path: path() + ".fields")
+            case "expires":
+                guard let text = string(value, path: path() + ".expires") else { break }
+                if let time = Timestamp.parse(text) {
+                    card.expires = time
+                } else {
+                    report(
+                        path() + ".expires",
+                        "\(MessageText.quoted(text)) is not an RFC 3339 date and time (such as 2026-11-23T18:30:00Z or 2026-11-23T19:30:00+01:00)"
+                    )
+                }
             default: break
             }
         }
@@ -330,6 +344,7 @@ public struct DeckDecoder {
         numberField("padding", \.padding, 0...1_000)
         numberField("accentWidth", \.accentWidth, 0...1_000)
         numberField("transitionDuration", \.transitionDuration, 0...10)
+        numberField("staleAlpha", \.staleAlpha, 0...1)
         fontField("titleFont", \.titleFont)
         fontField("bodyFont", \.bodyFont)
         fontField("headerFont", \.headerFont)

@@ -36,6 +36,7 @@ extension Scene {
         deck.removeCard(section: section, item: item)
         layout.removeCard(section: section, item: item)
         let key = ItemKey.card(card.id)
+        refreshedAfterExpiry.remove(card.id)
         if let shown = presented[key] { fall(.leavingCard(card, index: globalIndex), from: shown.attributes) }
         tweens[key] = nil
         presented[key] = nil
@@ -134,6 +135,7 @@ extension Scene {
         layout.removeSection(at: index)
         for (offset, card) in section.cards.enumerated() {
             let key = ItemKey.card(card.id)
+            refreshedAfterExpiry.remove(card.id)
             if let shown = presented[key] {
                 fall(.leavingCard(card, index: firstCard + offset), from: shown.attributes)
             }
@@ -205,6 +207,7 @@ extension Scene {
             rows.append(element.rows(width: width, height: height))
         }
         try deck.update(section: section, item: item, with: card)
+        noteRefresh(of: deck.sections[section].cards[item])
         if !rows.isEmpty, let shown = presented[.card(old.id)] {
             var faded = shown.attributes
             faded.alpha = 0
@@ -226,6 +229,7 @@ extension Scene {
         let old = deck.sections[section].cards[item]
         let window = oldFrames(margin: max(extent(of: old), extent(of: card)))
         try deck.update(section: section, item: item, with: card)
+        noteRefresh(of: deck.sections[section].cards[item])
         if deck.listHeight(of: old) != deck.listHeight(of: card) {
             layout.setCardHeight(section: section, item: item, height: deck.listHeight(of: card))
         }

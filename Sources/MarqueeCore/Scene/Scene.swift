@@ -61,6 +61,11 @@ public struct Scene: Sendable {
     /// Seconds from the display link's clock to the wall clock (seconds since the epoch), for
     /// clock elements: set by whoever owns the link.
     public var clockOffset: Double = 0
+    /// The link time at which the next card on screen goes stale, or, while one fades, the last
+    /// frame's (draw another): when a frame is needed though nothing else moves.
+    public internal(set) var nextStaleChange: Double?
+    /// Cards updated after their `expires` had passed: fresh again until removed (SPEC §14).
+    var refreshedAfterExpiry: Set<String> = []
 
     /// Reused each frame so that building the display list does not allocate.
     private var visible: [LayoutItem] = []
@@ -95,6 +100,7 @@ public struct Scene: Sendable {
         deck = newDeck
         layout = CollectionLayout(deck: newDeck, viewport: layout.viewport)
         isDirty = true
+        refreshedAfterExpiry.removeAll()
         tweens.removeAll()
         leaving.removeAll()
         presented.removeAll()
@@ -203,6 +209,7 @@ public struct Scene: Sendable {
             list.items.append(DisplayList.Item(content: entry.content, attributes: entry.attributes, offset: offset))
         }
         if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
+        applyStaleness(to: &list, at: target)
         // The list (and so the trace) holds exactly what is drawn: items whose scaled, turned and
         // translated box meets the viewport. Transitions move things through and past the edges
         // (a falling card, a header sliding in from the left, a card moved from far away), so
