@@ -73,7 +73,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         name: .customLong("image-max-pixels"),
-        help: "With --images: the largest picture decoded, in pixels.")
+        help: "With --images, departures-1080p and menu-1080p-images: the largest picture decoded, in pixels.")
     var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
     @Flag(
