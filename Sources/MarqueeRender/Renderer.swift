@@ -134,6 +134,10 @@ public final class Renderer {
 
     /// Glyphs rasterized so far by the current style's faces.
     public var rasterizedGlyphCount: Int { fonts?.rasterizedGlyphCount ?? 0 }
+    /// Image elements drawn as their placeholder because their picture was still being decoded
+    /// (each element counted each time it is drawn), for the bench: what a first pass over
+    /// pictures not seen yet shows unfinished.
+    public private(set) var pendingImagesDrawn = 0
     /// Card images drawn so far (full rasters and text layers: misses of their caches).
     public var rasterizedCardCount: Int { cache.rasterizedCount + layers.rasterizedCount }
 
@@ -430,9 +434,9 @@ public final class Renderer {
     private func drawImage(
         _ placed: PlacedImage, x: Int32, y: Int32, time: Double, rasterizer: CardRasterizer, onto image: PixmanImage
     ) {
-        guard let provider = imageProvider, let request = placed.request,
-            case .ready(let picture, let readyAt) = provider.image(for: request, now: time)
-        else {
+        let state = imageProvider.flatMap { provider in placed.request.map { provider.image(for: $0, now: time) } }
+        guard case .ready(let picture, let readyAt) = state else {
+            if case .pending = state { pendingImagesDrawn += 1 }
             rasterizer.drawPlaceholder(placed, onto: image, x: x, y: y)
             return
         }

@@ -15,7 +15,11 @@ struct Bench: ParsableCommand {
               cards-1080p-world  cards-1080p with titles and bodies in Arabic, Hebrew, Hindi,
                                  Chinese and Latin, one script per card in turn
               departures-1080p   cards-1080p's scroll over 10,000 cards of the departure template
-                                 (columns, coloured status, logo placeholder, marquee "calling at")
+                                 (columns, coloured status, PNG logos, marquee "calling at")
+              menu-1080p-images  a 3-column grid of 1,000 menu cards, each a 600x400 JPEG (200 distinct
+                                 files) with a name and a price, scrolled from the first card to the
+                                 last in 4 s (240 frames) twice, paced in real time: first while the
+                                 pictures decode, then with them decoded
               transitions-1080p  3 inserts and 3 deletes in view, over 0.35 s (21 frames)
               update-1080p       1 card in view updated in place, over 0.35 s; the rest stands still
               cards-spi          480x320, 12 cards in 2 s, each frame converted to RGB565 as fbdev does
@@ -25,7 +29,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "The scene: cards-1080p, cards-1080p-slow, cards-1080p-world, departures-1080p, transitions-1080p, update-1080p or cards-spi."
+            "The scene: cards-1080p, cards-1080p-slow, cards-1080p-world, departures-1080p, menu-1080p-images, transitions-1080p, update-1080p or cards-spi."
     )
     var scene: BenchScene = .cards1080p
 
@@ -37,11 +41,11 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "Cards in the deck (the scroll goes to the middle card). A comma-separated list (100,1000000) measures each size in turn in this one run, one line each."
+            "Cards in the deck (default 10000, 1000 for menu-1080p-images; the scroll goes to the middle card, or to the last for the menu). A comma-separated list (100,1000000) measures each size in turn in this one run, one line each."
     )
-    var cards: String = "10000"
+    var cards: String?
 
-    var cardCounts: [Int] { cards.split(separator: ",").compactMap { Int($0) } }
+    var cardCounts: [Int] { (cards ?? "\(scene.defaultCards)").split(separator: ",").compactMap { Int($0) } }
 
     @Option(
         name: .customLong("scroll-to-card"),
@@ -64,12 +68,12 @@ struct Bench: ParsableCommand {
 
     @Option(
         name: .customLong("image-cache"),
-        help: "With --images: the image cache's bound in MiB.")
+        help: "With --images, departures-1080p and menu-1080p-images: the image cache's bound in MiB.")
     var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
 
     @Option(
         name: .customLong("image-max-pixels"),
-        help: "With --images: the largest picture decoded, in pixels.")
+        help: "With --images, departures-1080p and menu-1080p-images: the largest picture decoded, in pixels.")
     var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 
     @Flag(
@@ -98,7 +102,7 @@ struct Bench: ParsableCommand {
             throw ValidationError("--scroll-to-card does not apply to \(scene.rawValue) (it does not scroll)")
         }
         let counts = cardCounts
-        guard !counts.isEmpty, counts.count == cards.split(separator: ",").count,
+        guard !counts.isEmpty, counts.count == (cards ?? "\(scene.defaultCards)").split(separator: ",").count,
             counts.allSatisfy({ $0 >= 2 && $0 <= 10_000_000 })
         else {
             throw ValidationError(
@@ -115,7 +119,7 @@ struct Bench: ParsableCommand {
             return
         }
         if edits {
-            for count in cards == "10000" ? [100_000, 1_000_000] : cardCounts {
+            for count in cards == nil ? [100_000, 1_000_000] : cardCounts {
                 do {
                     print(try EditBench.run(cards: count).jsonLine)
                 } catch {
@@ -130,7 +134,8 @@ struct Bench: ParsableCommand {
             do throws(RuntimeError) {
                 result = try BenchRunner(
                     scene: scene, size: size.flatMap(PixelSize.init(parsing:)), frames: frames, cards: count,
-                    targetCard: scrollToCard, measuresScanout: scanout
+                    targetCard: scrollToCard, measuresScanout: scanout,
+                    imageLimits: ImageStoreLimits(cacheBytes: imageCache << 20, maximumPixels: imageMaxPixels)
                 ).run()
             } catch {
                 Log.error(error.message)

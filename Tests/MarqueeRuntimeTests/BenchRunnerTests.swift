@@ -1,3 +1,4 @@
+import Glibc
 import MarqueeCore
 import XCTest
 
@@ -9,14 +10,20 @@ final class BenchRunnerTests: XCTestCase {
     func testEveryScenePrintsItsLine() throws {
         for scene in BenchScene.allCases {
             // A small frame and few frames: this checks the scene and its report, not the speed.
-            let result = try BenchRunner(scene: scene, size: PixelSize(width: 320, height: 240), frames: 4, cards: 200)
-                .run()
+            // The menu keeps its full width (its cards are made for it) and is shortened instead: 30
+            // cards and 0.25 s a pass (it is paced in real time).
+            let menu = scene == .menu1080pImages
+            let (width, height, cards) = menu ? (1920, 1080, 30) : (320, 240, 200)
+            let result = try BenchRunner(
+                scene: scene, size: PixelSize(width: width, height: height), frames: 4, cards: cards,
+                duration: menu ? 0.25 : nil
+            ).run()
             let times = result.frameMilliseconds
             XCTAssertEqual(times.count, 4, scene.rawValue)
             let line = try JSONParser.parse(result.jsonLine)
             XCTAssertEqual(line["scene"], .string(scene.rawValue))
-            for (field, value) in [("width", 320.0), ("height", 240), ("frames", 4), ("cards", 200)] {
-                XCTAssertEqual(line[field], .number(value), "\(scene.rawValue): \(field)")
+            for (field, value) in [("width", width), ("height", height), ("frames", 4), ("cards", cards)] {
+                XCTAssertEqual(line[field], .number(Double(value)), "\(scene.rawValue): \(field)")
             }
             func number(_ field: String) throws -> Double {
                 guard case .number(let value) = try XCTUnwrap(line[field], "\(scene.rawValue): \(field)") else {
@@ -39,7 +46,54 @@ final class BenchRunnerTests: XCTestCase {
                 try number("p50_over_copy"), result.p50 / result.frameCopyMilliseconds, accuracy: tolerance,
                 scene.rawValue)
             XCTAssertNil(line["frame_ms"], "listed only when asked")
+            if let images = result.images {
+                try checkImageFigures(images, line: line, times: times, scene: scene, cards: cards)
+            } else {
+                XCTAssertNil(line["image_files"], "\(scene.rawValue) shows no pictures")
+            }
         }
+    }
+
+    /// The figures of the scenes that show pictures: the worst frame and the second pass are the
+    /// statistics of their frames; the store really decoded the bench's own files, into a cache
+    /// within its bound; the files are gone after the run.
+    private func checkImageFigures(
+        _ images: BenchRunner.ImageFigures, line: JSONValue, times: [Double], scene: BenchScene, cards: Int
+    ) throws {
+        let name = scene.rawValue
+        func number(_ field: String) throws -> Double {
+            guard case .number(let value) = try XCTUnwrap(line[field], "\(name): \(field)") else {
+                throw XCTSkip("\(field) is not a number")
+            }
+            return value
+        }
+        let tolerance = 0.0006
+        XCTAssertEqual(try number("worst_ms"), times.max()!, accuracy: tolerance, name)
+        XCTAssertEqual(times[Int(try number("worst_frame")) - 1], times.max()!, name)
+        XCTAssertEqual(try number("placeholders_drawn"), Double(images.placeholdersDrawn), name)
+        let files = scene == .menu1080pImages ? min(cards, BenchRunner.menuPhotos) : BenchRunner.departureLogos.count
+        XCTAssertEqual(try number("image_files"), Double(files), name)
+        let decodes = try number("image_decodes")
+        XCTAssertGreaterThan(decodes, 0, "\(name): the store decoded the bench's files")
+        XCTAssertLessThanOrEqual(decodes, Double(files), "\(name): one file shown by many cards is decoded once")
+        let cached = try number("image_cache_bytes")
+        XCTAssertGreaterThan(cached, 0, name)
+        XCTAssertLessThanOrEqual(cached, try number("image_cache_limit_bytes"), name)
+        XCTAssertGreaterThan(try number("image_cache_images"), 0, name)
+        XCTAssertEqual(access(images.folder, F_OK), -1, "\(name): \(images.folder) removed after the run")
+        guard scene == .menu1080pImages else {
+            XCTAssertNil(line["second_pass_p50_ms"], "\(name) has one pass")
+            return
+        }
+        let second = images.secondPassMilliseconds
+        XCTAssertEqual(second.count, 4, name)
+        let p50 = try number("second_pass_p50_ms")
+        let p99 = try number("second_pass_p99_ms")
+        XCTAssertTrue(second.contains { abs($0 - p50) <= tolerance }, "\(name): the second pass's p50 is a frame's")
+        XCTAssertEqual(p99, second.max()!, accuracy: tolerance, name)
+        XCTAssertEqual(try number("second_pass_worst_ms"), second.max()!, accuracy: tolerance, name)
+        XCTAssertEqual(try number("second_pass_p99_over_p50"), p99 / p50, accuracy: 0.01, name)
+        XCTAssertEqual(try number("second_pass_placeholders_drawn"), Double(images.secondPassPlaceholdersDrawn), name)
     }
 
     /// `--frame-times`: every timed frame, in order, so a slow frame can be found by its number.

@@ -82,21 +82,28 @@ public enum ImageBenchmark {
             statistics: store.statistics, cacheLimitBytes: limits.cacheBytes)
     }
 
-    /// A photo-like picture: smooth gradients, a disc and fine noise, JPEG quality 85.
-    static func photo(width: Int, height: Int) throws(ImageError) -> [UInt8] {
+    /// A photo-like picture: smooth gradients, a disc and fine noise, JPEG quality 85. Each
+    /// `variant` moves the disc, shifts the colours and draws other noise, so that no two
+    /// variants have the same pixels (the `menu-1080p-images` scene needs 200 distinct photos);
+    /// variant 0 is the picture `--images` has always timed.
+    public static func photo(width: Int, height: Int, variant: Int = 0) throws(ImageError) -> [UInt8] {
         let buffer = PixelBuffer(width: width, height: height)
-        var seed: UInt32 = 12345
+        var seed: UInt32 = 12345 &+ UInt32(truncatingIfNeeded: variant) &* 2_654_435_761
+        let centerX = (width / 2 + variant * 53 % max(1, width / 2)) % width
+        let centerY = (height / 2 + variant * 29 % max(1, height / 2)) % height
+        let discRed = 200 - variant * 7 % 120
+        let blue = (160 + variant * 11) % 200
         buffer.withPixels { pixels in
             for y in 0..<height {
                 for x in 0..<width {
                     seed = seed &* 1_103_515_245 &+ 12345
                     let noise = Int(seed >> 28)
-                    let dx = x - width / 2
-                    let dy = y - height / 2
+                    let dx = x - centerX
+                    let dy = y - centerY
                     let disc = dx * dx + dy * dy < (height / 3) * (height / 3)
-                    let r = min(255, (disc ? 200 : x * 255 / width) + noise)
+                    let r = min(255, (disc ? discRed : x * 255 / width) + noise)
                     let g = min(255, y * 255 / height + noise)
-                    let b = min(255, (disc ? 60 : 160) + noise)
+                    let b = min(255, (disc ? 60 : blue) + noise)
                     pixels[y * buffer.stride + x] = 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
                 }
             }

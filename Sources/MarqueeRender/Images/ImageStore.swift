@@ -24,6 +24,15 @@ public final class ImageStore: ImageProviding {
     public init(limits: ImageStoreLimits = ImageStoreLimits()) throws(ImageError) {
         self.limits = limits
         work = try ImageWork(limits: limits)
+        // The workers start with every signal blocked (a thread inherits its creator's mask): the
+        // session blocks SIGTERM, SIGINT and SIGHUP to read them from a signalfd, but only after
+        // the store exists, and a signal the kernel hands to a thread that does not block it
+        // takes its default action: the process dies instead of exiting cleanly.
+        var allSignals = sigset_t()
+        var previousMask = sigset_t()
+        sigfillset(&allSignals)
+        pthread_sigmask(SIG_BLOCK, &allSignals, &previousMask)
+        defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
         for _ in 0..<limits.threads {
             let context = Unmanaged.passRetained(work).toOpaque()
             var thread = pthread_t()

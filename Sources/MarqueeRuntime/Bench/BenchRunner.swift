@@ -1,3 +1,4 @@
+import Glibc
 import MarqueeCore
 import MarqueeDisplay
 import MarqueeRender
@@ -19,13 +20,15 @@ public struct BenchRunner {
         /// With `--frame-times`: the JSON line also lists every timed frame's milliseconds, in
         /// order, so that a high p99 can be traced to the frames (and so the cards) that made it.
         public var listsFrameTimes = false
+        /// For the scenes that show pictures: what the image store did and what was drawn.
+        public var images: ImageFigures?
 
         public var mean: Double { frameMilliseconds.reduce(0, +) / Double(frameMilliseconds.count) }
-        public var p50: Double { percentile(0.5) }
-        public var p99: Double { percentile(0.99) }
+        public var p50: Double { Self.percentile(0.5, of: frameMilliseconds) }
+        public var p99: Double { Self.percentile(0.99, of: frameMilliseconds) }
 
-        func percentile(_ fraction: Double) -> Double {
-            let sorted = frameMilliseconds.sorted()
+        static func percentile(_ fraction: Double, of times: [Double]) -> Double {
+            let sorted = times.sorted()
             let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
             return sorted[min(max(rank, 0), sorted.count - 1)]
         }
@@ -37,7 +40,7 @@ public struct BenchRunner {
             json.member("width", width)
             json.member("height", height)
             json.member("frames", frames)
-            if cards != BenchRunner.defaultCards || (scene == .cards1080p && targetCard != cards / 2) {
+            if cards != scene.defaultCards || (scene == .cards1080p && targetCard != cards / 2) {
                 json.member("cards", cards)
                 if let targetCard { json.member("scroll_to_card", targetCard) }
             }
@@ -46,6 +49,7 @@ public struct BenchRunner {
             json.member("p99_ms", Self.rounded(p99))
             json.member("frame_copy_ms", Self.rounded(frameCopyMilliseconds))
             json.member("p50_over_copy", Self.rounded(p50 / frameCopyMilliseconds))
+            images?.write(into: &json, firstPass: frameMilliseconds)
             if listsFrameTimes {
                 json.key("frame_ms")
                 json.beginArray()
@@ -71,7 +75,7 @@ public struct BenchRunner {
 
         public var table: String {
             """
-            scene          \(scene.rawValue) (\(width)x\(height), \(cards) cards, \(targetCard.map { "scroll to card \($0)" } ?? (scene == .update1080p ? "1 card updated" : "3 inserts and 3 deletes")), \(frames) frames)
+            scene          \(scene.rawValue) (\(width)x\(height), \(cards) cards, \(targetCard.map { "scroll to card \($0)" } ?? (scene == .update1080p ? "1 card updated" : "3 inserts and 3 deletes")), \(frames) frames\(images?.secondPassMilliseconds.isEmpty == false ? " a pass" : ""))
             mean           \(Self.rounded(mean)) ms
             p50            \(Self.rounded(p50)) ms
             p99            \(Self.rounded(p99)) ms
@@ -80,7 +84,7 @@ public struct BenchRunner {
             """
                 + scanout.map { path in
                     "\nscan-out \(path.name): p50 \(Self.rounded(path.scrollingMilliseconds)) ms (\(Self.rounded(path.scrollingMilliseconds / frameCopyMilliseconds)) × copy) a frame, \(Self.rounded(path.unchangedMilliseconds)) ms to hash an unchanged frame whole"
-                }.joined()
+                }.joined() + (images.map { "\n" + $0.table(firstPass: frameMilliseconds) } ?? "")
         }
 
         static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
@@ -98,17 +102,25 @@ public struct BenchRunner {
 
     /// Also time the scan-out stage of the DRM and fbdev backends for each frame.
     public let measuresScanout: Bool
+    /// Seconds the frames cover (the scene's; tests shorten the scenes paced in real time).
+    public let duration: Double
+    /// The image store's bounds, for the scenes that show pictures (`--image-cache`).
+    public let imageLimits: ImageStoreLimits
 
     public init(
-        scene: BenchScene = .cards1080p, size: PixelSize? = nil, frames: Int? = nil, cards: Int = defaultCards,
-        targetCard: Int? = nil, measuresScanout: Bool = false
+        scene: BenchScene = .cards1080p, size: PixelSize? = nil, frames: Int? = nil, cards: Int? = nil,
+        targetCard: Int? = nil, measuresScanout: Bool = false, duration: Double? = nil,
+        imageLimits: ImageStoreLimits = ImageStoreLimits()
     ) {
         self.scene = scene
         self.measuresScanout = measuresScanout
         self.size = size ?? scene.defaultSize
         self.frames = frames ?? scene.defaultFrames
+        let cards = cards ?? scene.defaultCards
         self.cards = cards
         self.targetCard = scene.scrollTarget(cards: cards, override: targetCard)
+        self.duration = duration ?? scene.duration
+        self.imageLimits = imageLimits
     }
 
     /// The deck of SPEC §10: a list of `cards` white cards at alpha 0.92 with a bold title and
@@ -149,10 +161,15 @@ public struct BenchRunner {
         } catch {
             throw RuntimeError(error.message)
         }
+        let pictures = scene.showsImages ? try BenchPictures(for: scene, cards: cards, limits: imageLimits) : nil
+        if let pictures {
+            renderer.imageProvider = pictures.store
+            renderer.imagePath = { pictures.path(for: $0) }
+        }
         var state = Scene(deck: deck, viewport: size)
         var list = DisplayList()
         let buffer = PixelBuffer(width: size.width, height: size.height)
-        let duration = scene.duration
+        let duration = self.duration
         // The fbdev backend's scan-out stage, part of every frame of the SPI scene.
         let panel = scene.convertsToRGB565 ? ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565) : nil
         // Frame 0 draws the scene before anything moves and warms the caches: a few times (the
@@ -160,8 +177,7 @@ public struct BenchRunner {
         // one, an unchanged frame draws nothing); then the scroll or the edits start, and frames
         // 1...N (at k / N of the duration) are timed.
         var changedRows = 0..<size.height
-        func render(_ k: Int, into buffer: PixelBuffer = buffer) throws(RuntimeError) {
-            let target = duration * Double(k) / Double(frames)
+        func render(at target: Double, into buffer: PixelBuffer = buffer) throws(RuntimeError) {
             _ = state.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
             do {
                 changedRows = try renderer.render(list, deck: state.deck, into: buffer)
@@ -170,14 +186,39 @@ public struct BenchRunner {
             }
             if let panel { _ = panel.present(buffer, changedRows: changedRows) }
         }
-        for _ in 0..<5 { try render(0, into: PixelBuffer(width: size.width, height: size.height)) }
-        try render(0)
+        /// Draws the frame at `time` anew until no picture in it is pending (the store's workers
+        /// decode meanwhile); the first frame that draws a picture ready starts its fade-in.
+        func drawUntilPicturesReady(at time: Double) throws(RuntimeError) {
+            guard let pictures else { return }
+            let deadline = MonotonicClock.now() + 60
+            while true {
+                let pending = renderer.pendingImagesDrawn
+                try render(at: time, into: PixelBuffer(width: size.width, height: size.height))
+                if renderer.pendingImagesDrawn == pending { return }
+                guard MonotonicClock.now() < deadline else {
+                    throw RuntimeError("bench: the image store did not decode the pictures in view within 60 s")
+                }
+                try pictures.waitForDecodes()
+            }
+        }
+        for _ in 0..<5 { try render(at: 0, into: PixelBuffer(width: size.width, height: size.height)) }
+        // The frame the timed ones start from. A scene not paced in real time waits here until the
+        // pictures in view are decoded and starts after their fade-in, so its scroll draws them as
+        // a board showing them for a while does (and its figures stay comparable with those of
+        // the cards it had before it had pictures). A paced scene starts at once: its first pass
+        // is a board showing its pictures for the first time.
+        var start = 0.0
+        if pictures != nil, !scene.pacedInRealTime {
+            try drawUntilPicturesReady(at: 0)
+            start = deck.style.transitionDuration
+        }
+        try render(at: start)
         if let targetCard {
             _ = state.scroll(to: .card(targetCard), duration: duration, curve: .easeInOut, tag: 0)
         } else {
             try editInView(&state)
         }
-        try render(0)
+        try render(at: start)
         let scanouts =
             measuresScanout
             ? Rotation.allCases.map { ScanoutTimer(frameSize: size, rotation: $0, format: .xrgb8888) }
@@ -189,25 +230,63 @@ public struct BenchRunner {
         var scanoutTimes = [[Double]](repeating: [], count: scanouts.count)
         var unchangedTimes = [[Double]](repeating: [], count: scanouts.count)
         for timer in scanouts { _ = timer.present(buffer) }
-        var times: [Double] = []
-        times.reserveCapacity(frames)
-        for k in 1...frames {
-            let start = MonotonicClock.now()
-            try render(k)
-            times.append((MonotonicClock.now() - start) * 1000)
-            for (index, timer) in scanouts.enumerated() {
-                scanoutTimes[index].append(timer.present(buffer, changedRows: changedRows))
-                // The same frame again (nothing moved): the other buffer still lacks it, so this is
-                // its copy; the third present, told nothing of what changed, hashes every row and
-                // finds nothing to copy.
-                _ = timer.present(buffer, changedRows: 0..<0)
-                unchangedTimes[index].append(timer.present(buffer))
+        /// Frames 1...N from `base` on the virtual clock, each timed alone; paced, frame k first
+        /// waits until k / N of the duration has passed on the real clock since the call.
+        func timedFrames(from base: Double, scanouts: [ScanoutTimer]) throws(RuntimeError) -> [Double] {
+            var times: [Double] = []
+            times.reserveCapacity(frames)
+            let realStart = MonotonicClock.now()
+            for k in 1...frames {
+                let target = duration * Double(k) / Double(frames)
+                if scene.pacedInRealTime {
+                    let wait = realStart + target - MonotonicClock.now()
+                    if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+                }
+                let start = MonotonicClock.now()
+                try render(at: base + target)
+                times.append((MonotonicClock.now() - start) * 1000)
+                for (index, timer) in scanouts.enumerated() {
+                    scanoutTimes[index].append(timer.present(buffer, changedRows: changedRows))
+                    // The same frame again (nothing moved): the other buffer still lacks it, so
+                    // this is its copy; the third present, told nothing of what changed, hashes
+                    // every row and finds nothing to copy.
+                    _ = timer.present(buffer, changedRows: 0..<0)
+                    unchangedTimes[index].append(timer.present(buffer))
+                }
+                try pictures?.takeChanges()
             }
+            return times
+        }
+        let pendingBefore = renderer.pendingImagesDrawn
+        let times = try timedFrames(from: start, scanouts: scanouts)
+        var images = pictures.map { _ in
+            ImageFigures(placeholdersDrawn: renderer.pendingImagesDrawn - pendingBefore)
+        }
+        // The menu's second pass: back to the first card at once, and the same scroll again with
+        // every picture decoded (as far as the cache holds them all).
+        if scene == .menu1080pImages, let targetCard {
+            var time = start + duration + 1.0 / 60
+            _ = state.scroll(to: .card(0), duration: 0, curve: .easeInOut, tag: 0)
+            try drawUntilPicturesReady(at: time)
+            try render(at: time)
+            _ = state.scroll(to: .card(targetCard), duration: duration, curve: .easeInOut, tag: 0)
+            time += 1.0 / 60
+            try render(at: time)
+            let pending = renderer.pendingImagesDrawn
+            images?.secondPassMilliseconds = try timedFrames(from: time, scanouts: [])
+            images?.secondPassPlaceholdersDrawn = renderer.pendingImagesDrawn - pending
+        }
+        if let pictures {
+            images?.statistics = pictures.store.statistics
+            images?.cacheLimitBytes = imageLimits.cacheBytes
+            images?.files = pictures.fileCount
+            images?.folder = pictures.folder
         }
         var result = Result(
             scene: scene, width: size.width, height: size.height, frames: frames, cards: cards,
             targetCard: targetCard, frameMilliseconds: times,
             frameCopyMilliseconds: Self.frameCopyMilliseconds(size))
+        result.images = images
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         result.scanout = scanouts.indices.map { index in
             (scanouts[index].name, median(scanoutTimes[index]), median(unchangedTimes[index]))

@@ -13,8 +13,13 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// every new card.
     case cards1080pWorld = "cards-1080p-world"
     /// cards-1080p's scroll over 10,000 cards of the departure template: columns, a coloured
-    /// status, a logo (its placeholder until an image store is wired in) and a marquee line.
+    /// status, a logo (PNG files made by the bench, decoded by an image store) and a marquee line.
     case departures1080p = "departures-1080p"
+    /// A café menu: a 3-column grid of 1,000 cards, each a 600x400 JPEG (200 distinct files made
+    /// by the bench) shown in a photo box, a name and a price, scrolled from the first card to the
+    /// last in 4 s, twice: first with every picture still to decode, then with all of them
+    /// decoded. Paced in real time (`pacedInRealTime`).
+    case menu1080pImages = "menu-1080p-images"
     /// A batch of 3 inserts and 3 deletes in view, over the transition's 0.35 s.
     case transitions1080p = "transitions-1080p"
     /// One card in view updated in place (its old content fades out over the new, 0.35 s) while
@@ -29,7 +34,26 @@ public enum BenchScene: String, CaseIterable, Sendable {
     }
 
     /// Seconds of animation the frames cover.
-    public var duration: Double { self == .transitions1080p || self == .update1080p ? 0.35 : 2.0 }
+    public var duration: Double {
+        switch self {
+        case .transitions1080p, .update1080p: 0.35
+        case .menu1080pImages: 4.0
+        default: 2.0
+        }
+    }
+
+    /// Cards in the deck when `--cards` is not given.
+    public var defaultCards: Int { self == .menu1080pImages ? 1000 : BenchRunner.defaultCards }
+
+    /// Whether the scene's template shows pictures, decoded by a real `ImageStore` from files the
+    /// bench writes into a temporary folder.
+    var showsImages: Bool { self == .departures1080p || self == .menu1080pImages }
+
+    /// Whether each frame waits for its target time on the real clock before it is drawn, as on a
+    /// display: the image store's workers decode in real time, so a scene that runs through its
+    /// frames as fast as it can would find every new picture still pending. The frame's time (the
+    /// virtual clock the scene and the fade-ins use) is then the real time since the scroll began.
+    var pacedInRealTime: Bool { self == .menu1080pImages }
 
     /// One frame per 60 Hz vblank over the duration (120, or 21 for the transitions).
     public var defaultFrames: Int { Int((duration * 60).rounded()) }
@@ -39,6 +63,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     func scrollTarget(cards: Int, override: Int?) -> Int? {
         switch self {
         case .cards1080p, .cards1080pWorld, .departures1080p: override ?? cards / 2
+        case .menu1080pImages: override ?? cards - 1
         case .cards1080pSlow, .cardsSPI: override ?? 12
         case .transitions1080p, .update1080p: nil
         }
@@ -56,6 +81,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         switch self {
         case .cards1080pWorld: deck = BenchRunner.worldDeck(cards: cards)
         case .departures1080p: deck = BenchRunner.departuresDeck(cards: cards)
+        case .menu1080pImages: deck = BenchRunner.menuDeck(cards: cards)
         default: deck = BenchRunner.deck(cards: cards)
         }
         if self == .cardsSPI {

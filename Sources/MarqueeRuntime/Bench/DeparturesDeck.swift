@@ -16,6 +16,9 @@ extension BenchRunner {
         ]}
         """
 
+    /// The operators whose logos the departures show (PNG files made by `BenchPictures`).
+    static let departureLogos = ["northern", "coastal", "valley", "express"]
+
     /// `departures-1080p`: cards-1080p's layout and scroll over `cards` departures, every one a
     /// different time and destination, every calling-at line a marquee.
     public static func departuresDeck(cards: Int) -> Deck {
@@ -42,7 +45,7 @@ extension BenchRunner {
                         "time": time, "destination": place, "platform": "Platform \(number % 12 + 1)",
                         "calling": "Calling at Alderley, Brightwater, Carrow, Dunmore, Eastfield and \(place)",
                         "status": statuses[number % statuses.count], "accent": accents[number % accents.count],
-                        "logo": "logos/northern.png",
+                        "logo": "logos/\(departureLogos[number % departureLogos.count]).png",
                     ]))
         }
         deck.sections = [section]
