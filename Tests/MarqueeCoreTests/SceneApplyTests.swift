@@ -126,4 +126,31 @@ final class SceneApplyTests: XCTestCase {
         XCTAssertEqual(edited.deck.sections, new.sections, "the difference was found again")
         XCTAssertEqual(again.diff.deleted, 2, "the card inserted meanwhile is gone too")
     }
+
+    /// A state with templates the shown deck does not have: cards naming them come in (each edit
+    /// checks its card's template), a changed template height moves its cards, and the scene ends
+    /// as the new state drawn afresh.
+    func testNewTemplatesComeWithTheCardsThatNameThem() throws {
+        let old = try DeckDecoder.decode(
+            #"{"templates": {"row": {"height": 100, "elements": [{"text": "name", "left": 0, "top": 0}]}},"#
+                + #" "sections": [{"cards": [{"id": "a", "template": "row", "fields": {"name": "A"}}, {"id": "b"}]}]}"#)
+        let new = try DeckDecoder.decode(
+            #"{"templates": {"row": {"height": 150, "elements": [{"text": "name", "left": 0, "top": 0}]},"#
+                + #" "big": {"height": 200, "elements": [{"text": "name", "left": 0, "top": 0}]}},"#
+                + #" "sections": [{"cards": [{"id": "a", "template": "row", "fields": {"name": "A"}},"#
+                + #" {"id": "n", "template": "big", "fields": {"name": "New"}}, {"id": "b"}]}]}"#)
+        var scene = Scene(deck: old, viewport: viewport)
+        var tags: [Int] = []
+        _ = frame(&scene, at: 1, tags: &tags)
+        let applied = scene.apply(new, tag: 9)
+        XCTAssertEqual(applied.diff.inserted, 1)
+        XCTAssertTrue(applied.templatesChanged)
+        XCTAssertEqual(applied.settingsChanged, 1)
+        XCTAssertEqual(scene.deck, new)
+        XCTAssertEqual(scene.layout.index.entries, CollectionLayout(deck: new, viewport: viewport).index.entries)
+        _ = frame(&scene, at: 2, tags: &tags)  // the transitions start here
+        var fresh = Scene(deck: new, viewport: viewport)
+        _ = frame(&fresh, at: 1, tags: &tags)
+        XCTAssertEqual(shown(frame(&scene, at: 5, tags: &tags)), shown(frame(&fresh, at: 5, tags: &tags)))
+    }
 }

@@ -6,15 +6,18 @@ extension Scene {
         public var styleChanged = false
         public var layoutChanged = false
         public var keyframesChanged = false
+        public var templatesChanged = false
 
         /// The deck's parts besides cards and sections that changed.
-        public var settingsChanged: Int { [styleChanged, layoutChanged, keyframesChanged].filter { $0 }.count }
+        public var settingsChanged: Int {
+            [styleChanged, layoutChanged, keyframesChanged, templatesChanged].filter { $0 }.count
+        }
     }
 
-    /// Turns the shown deck into `new`, animating every change under `tag` as one batch: cards
-    /// and sections through `DeckDiff` (each step an ordinary animated edit), then the style and
-    /// keyframes (shown from the next frame), then the layout (everything on screen slides to its
-    /// new place). `new` must be a valid deck (decoded and checked): nothing here can fail.
+    /// Turns the shown deck into `new`, animating every change under `tag` as one batch: the
+    /// templates, then cards and sections through `DeckDiff` (each step an ordinary animated
+    /// edit), then the style and keyframes (shown from the next frame), then the layout (for new
+    /// layout settings or templates, everything on screen slides to its new place). `new` must be a valid deck (decoded and checked): nothing here can fail.
     ///
     /// `precomputed` is the difference found from a copy of the deck at `deckVersion` (on a loader
     /// thread, so a big deck's diff costs the frame path nothing); it is replayed if the deck has
@@ -32,9 +35,14 @@ extension Scene {
             } else {
                 DeckDiff(from: target.scene.deck, to: new)
             }
+        // The new templates first: the cards the steps insert and update may name templates only
+        // the new state defines (each edit checks), and removed ones go with their cards.
+        let templatesChanged = target.scene.deck.templates != new.templates
+        if templatesChanged { target.scene.deck.templates = new.templates }
         diff.apply(to: &target)
         swap(&self, &target.scene)
         var result = Application(diff: diff)
+        result.templatesChanged = templatesChanged
         if deck.style != new.style {
             deck.style = new.style
             result.styleChanged = true
@@ -45,9 +53,10 @@ extension Scene {
         }
         if deck.layout != new.layout {
             deck.layout = new.layout
-            relayout(tag: tag)
             result.layoutChanged = true
         }
+        // A template's height is its cards' height: new templates may move every card.
+        if result.layoutChanged || templatesChanged { relayout(tag: tag) }
         isDirty = true
         return result
     }

@@ -20,6 +20,7 @@ enum Mutator {
         "appear stagger=N duration=N", "batch", "commit",
         #"apply {"sections": [{"id": "s0", "title": "S0", "cards": [{"id": "c0-N"}, {"id": "nN", "height": N}, {"id": "c2-N"}]}, {"cards": [{"id": "c0-N", "title": "N"}]}]}"#,
         #"apply {"sections": [{"title": "S2", "cards": [{"id": "c2-N"}, {"id": "c1-N"}]}], "layout": {"cardHeight": N}}"#,
+        #"apply {"templates": {"tN": {"height": N, "elements": [{"text": "f", "left": N, "top": N, "size": N}]}}, "sections": [{"cards": [{"id": "c0-N", "template": "tN", "fields": {"f": "N"}}, {"id": "c1-N", "expires": "2026-11-23T18:30:00Z"}]}]}"#,
     ]
 
     /// Deck members whose numbers come from outside: `N` is filled, each member kept or left out.
