@@ -153,4 +153,24 @@ final class SceneApplyTests: XCTestCase {
         _ = frame(&fresh, at: 1, tags: &tags)
         XCTAssertEqual(shown(frame(&scene, at: 5, tags: &tags)), shown(frame(&fresh, at: 5, tags: &tags)))
     }
+
+    /// A card that moves and changes to a template that replaces the one it had: its new content
+    /// (and template) comes before the move, which would otherwise re-insert it naming a template
+    /// the deck no longer has.
+    func testAMovedCardChangingToANewTemplate() throws {
+        let old = try DeckDecoder.decode(
+            #"{"templates": {"row": {"height": 100, "elements": [{"text": "name", "left": 0, "top": 0}]}},"#
+                + #" "sections": [{"cards": [{"id": "a", "template": "row", "fields": {"name": "A"}}, {"id": "b"}, {"id": "c"}]}]}"#
+        )
+        let new = try DeckDecoder.decode(
+            #"{"templates": {"row2": {"height": 90, "elements": [{"text": "name", "left": 0, "top": 0}]}},"#
+                + #" "sections": [{"cards": [{"id": "b"}, {"id": "c"}, {"id": "a", "template": "row2", "fields": {"name": "A"}}]}]}"#
+        )
+        var scene = Scene(deck: old, viewport: viewport)
+        var tags: [Int] = []
+        _ = frame(&scene, at: 1, tags: &tags)
+        let applied = scene.apply(new, tag: 3)
+        XCTAssertEqual([applied.diff.moved, applied.diff.updated], [1, 1])
+        XCTAssertEqual(scene.deck, new)
+    }
 }

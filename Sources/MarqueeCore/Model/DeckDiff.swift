@@ -23,9 +23,9 @@ public protocol DeckDiffTarget {
 }
 
 /// The difference between the cards and sections of two deck states, for `apply`: deletes, then
-/// new sections, then the cards placed in their final order (inserts, and moves of only the cards
-/// outside a longest increasing subsequence of the ones that stay), then updates of changed
-/// content, then the sections that are gone (empty by then), then new titles and ids. Cards are
+/// new sections, then updates of changed content, then the cards placed in their final order
+/// (inserts, and moves of only the cards outside a longest increasing subsequence of the ones that
+/// stay), then the sections that are gone (empty by then), then new titles and ids. Cards are
 /// matched by `id` across the whole deck; sections by `id`, then (those without one) by title,
 /// then by position.
 ///
@@ -128,11 +128,27 @@ public struct DeckDiff: Equatable, Sendable {
             previousSlot = at
         }
 
-        // 3. Every card to its final place, right after the final card before it in its section
-        // (the cards in between are ones still to move away). The cards that stay come in their
-        // old order, so their old content is found by walking the old deck once alongside.
-        var changed: [Card] = []
+        // 3. New content for the cards that stay or move, before any moves: a moved card then
+        // carries it, with the template it names (which only the new state may define). The
+        // cards that stay come in their old order, so their old content is found by walking the
+        // old deck once alongside.
         var oldWalk = OldCardWalk(oldSections)
+        for section in newSections {
+            for card in section.cards {
+                guard let at = place[card.id] else { continue }
+                let k = Int(at.section)
+                let old =
+                    staying[Int(at.index)]
+                    ? oldWalk.card(at: Int(at.index)) : oldSections[k].cards[Int(at.index) - bases[k]]
+                if old != card {
+                    steps.append(.updateCard(card))
+                    updated += 1
+                }
+            }
+        }
+
+        // 4. Every card to its final place, right after the final card before it in its section
+        // (the cards in between are ones still to move away).
         for (j, section) in newSections.enumerated() {
             let w = slots.firstIndex(of: kept[j].map { .old($0) } ?? .new(j))!
             var previous: String?
@@ -143,21 +159,10 @@ public struct DeckDiff: Equatable, Sendable {
                     inserted += 1
                     continue
                 }
-                if staying[Int(at.index)] {
-                    if oldWalk.card(at: Int(at.index)) != card { changed.append(card) }
-                    continue
-                }
-                let k = Int(at.section)
-                if oldSections[k].cards[Int(at.index) - bases[k]] != card { changed.append(card) }
+                if staying[Int(at.index)] { continue }
                 steps.append(.moveCard(id: card.id, section: w, after: previous))
                 moved += 1
             }
-        }
-
-        // 4. New content for cards that stayed or moved.
-        for card in changed {
-            steps.append(.updateCard(card))
-            updated += 1
         }
 
         // 5. The sections that are gone: every card of theirs was deleted or moved out.
