@@ -209,15 +209,7 @@ extension Scene {
         try deck.update(section: section, item: item, with: card)
         noteRefresh(of: deck.sections[section].cards[item])
         if !rows.isEmpty, let shown = presented[.card(old.id)] {
-            var faded = shown.attributes
-            faded.alpha = 0
-            var top = shown.attributes
-            top.zIndex = 1
-            faded.zIndex = 1
-            leaving.append(
-                LeavingItem(
-                    content: .fadingRows(old, index: globalIndex, rows: rows),
-                    tween: AttributeTween(from: top, to: faded, duration: transitionDuration)))
+            crossfadeOut(.fadingRows(old, index: globalIndex, rows: rows), from: shown.attributes)
         }
         // Nothing moves: no frames but the crossfade's.
         if let tag { markTag(tag) }
@@ -234,17 +226,20 @@ extension Scene {
             layout.setCardHeight(section: section, item: item, height: deck.listHeight(of: card))
         }
         if let shown = presented[.card(old.id)] {
-            var faded = shown.attributes
-            faded.alpha = 0
-            var top = shown.attributes
-            top.zIndex = 1
-            faded.zIndex = 1
-            leaving.append(
-                LeavingItem(
-                    content: .leavingCard(old, index: globalIndex),
-                    tween: AttributeTween(from: top, to: faded, duration: transitionDuration)))
+            crossfadeOut(.leavingCard(old, index: globalIndex), from: shown.attributes)
         }
         retarget(window: window, appearing: [], tag: tag)
+    }
+
+    /// The old content of an updated card (or of its changed rows), drawn over the new as it was
+    /// shown and fading out over the transition.
+    private mutating func crossfadeOut(_ content: DisplayList.Content, from shown: ItemAttributes) {
+        var top = shown
+        top.zIndex = 1
+        var faded = top
+        faded.alpha = 0
+        leaving.append(
+            LeavingItem(content: content, tween: AttributeTween(from: top, to: faded, duration: transitionDuration)))
     }
 
     /// Reports `tag` once every tween started under it has ended (at the next frame if none was).

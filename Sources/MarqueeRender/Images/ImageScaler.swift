@@ -87,19 +87,11 @@ public enum ImageScaler {
         {
             // Pixel for pixel (a picture decoded at its box's size): a plain copy, no filtering.
             pixman_image_set_filter(source.handle, PIXMAN_FILTER_NEAREST, nil, 0)
-            pixman_image_composite32(
-                PIXMAN_OP_SRC, source.handle, nil, target.handle, 0, 0, 0, 0, Int32(placed.x), Int32(placed.y),
-                Int32(placed.width), Int32(placed.height))
-            pixman_image_set_transform(source.handle, nil)
-            roundCorners(
-                target, x: placed.x, y: placed.y, width: placed.width, height: placed.height, radius: request.radius)
-            return target
-        }
-        let parameters = pixman_filter_create_separable_convolution(
+        } else if let parameters = pixman_filter_create_separable_convolution(
             &count, marquee_pixman_double_to_fixed(placed.scaleX), marquee_pixman_double_to_fixed(placed.scaleY),
             reconstruction(placed.scaleX), reconstruction(placed.scaleY), sampling(placed.scaleX),
             sampling(placed.scaleY), 6, 6)
-        if let parameters {
+        {
             pixman_image_set_filter(source.handle, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, parameters, count)
             free(parameters)
         } else {
