@@ -1,3 +1,4 @@
+import Glibc
 import MarqueeCore
 
 /// Reads deck files from disk and decodes them, with errors that name the file.
@@ -7,24 +8,53 @@ public enum DeckFile {
     /// log) from costing the kiosk its memory.
     public static let maximumBytes = 256 << 20
 
-    /// The file's bytes: only a regular file within the cap, opened without blocking
-    /// (`RegularFile`), so a FIFO or a device is an error, never a hang.
-    public static func read(_ path: String, maximumBytes: Int = maximumBytes) throws(RuntimeError) -> [UInt8] {
-        try RegularFile.read(path, what: "deck", maximumBytes: maximumBytes)
-    }
-
     /// Reads and decodes; the error is one line naming the first problem (with its JSON path) and
     /// how many more there are, since it becomes a protocol reply (`marquee check-deck` lists them).
     public static func load(_ path: String) throws(RuntimeError) -> Deck {
-        try decode(try read(path), path: path)
+        switch try stream(path) {
+        case .success(let deck): return deck
+        case .failure(let error): throw RuntimeError("deck \(path) is invalid: \(error.summary)")
+        }
     }
 
-    static func decode(_ bytes: [UInt8], path: String) throws(RuntimeError) -> Deck {
+    /// Decodes the file as it is read, a megabyte at a time, so that neither the file nor a tree
+    /// of it is held whole (a million-card deck is 150 MB of JSON). Errors reading the file are
+    /// thrown; problems of the deck are the result's failure.
+    public static func stream(_ path: String, maximumBytes: Int = maximumBytes) throws(RuntimeError)
+        -> Result<Deck, DeckError>
+    {
+        let (fd, _) = try RegularFile.open(path, what: "deck", maximumBytes: maximumBytes)
+        defer { close(fd) }
+        let failure = ReadFailure()
+        let result: Result<Deck, DeckError>
         do {
-            return try DeckDecoder.decode(bytes: bytes)
+            result = .success(
+                try DeckDecoder.decode(source: { buffer in
+                    let count = SystemCall.read(fd, into: buffer)
+                    if count < 0 {
+                        failure.reason = SystemCall.errorText
+                        return 0
+                    }
+                    failure.total += count
+                    if failure.total > maximumBytes {
+                        failure.reason =
+                            "it grew past the \(RegularFile.mebibytes(maximumBytes)) a deck file may have while it was read"
+                        return 0
+                    }
+                    return count
+                }))
         } catch {
-            throw RuntimeError("deck \(path) is invalid: \(error.summary)")
+            result = .failure(error)
         }
+        // A file that could not be read to its end is not judged by what was read of it.
+        if let reason = failure.reason { throw RuntimeError("cannot read deck \(path): \(reason)") }
+        return result
+    }
+
+    /// Why reading stopped early, noted by the reader's source (which cannot throw this error).
+    private final class ReadFailure {
+        var reason: String?
+        var total = 0
     }
 
     /// A deck given as JSON text (`apply {...}`); the error calls it "the deck".

@@ -109,7 +109,7 @@ private final class LoadJob: Sendable {
             if let text = load.text {
                 load.finish(.success(try DeckFile.decode(text: text)))
             } else {
-                load.finish(.success(try DeckFile.decode(try DeckFile.read(load.path), path: load.path)))
+                load.finish(.success(try DeckFile.load(load.path)))
             }
         } catch {
             load.finish(.failure(error))

@@ -82,6 +82,12 @@ struct Bench: ParsableCommand {
     )
     var edits = false
 
+    @Flag(
+        help:
+            "Time loading big decks instead of frames: for each --cards (default 200000,1000000), write a deck file shaped like cards-1080p's and report the wall and CPU time and peak RSS of check-deck and of run (software backend at 1920x1080, quitting at once) on it. Prints one JSON line per deck size."
+    )
+    var load = false
+
     @Flag(help: "Print one JSON line instead of a table.")
     var json = false
 
@@ -116,6 +122,17 @@ struct Bench: ParsableCommand {
     func run() throws {
         if images {
             try runImages()
+            return
+        }
+        if load {
+            for count in cards == nil ? [200_000, 1_000_000] : cardCounts {
+                do throws(RuntimeError) {
+                    print(try LoadBench.run(cards: count).jsonLine)
+                } catch {
+                    Log.error(error.message)
+                    throw ExitCode.failure
+                }
+            }
             return
         }
         if edits {

@@ -25,25 +25,30 @@ struct CheckDeck: ParsableCommand {
     var file: String
 
     func run() throws {
-        let bytes: [UInt8]
+        let decoded: Result<Deck, DeckError>
         do {
-            bytes = try DeckFile.read(file)
+            decoded = try DeckFile.stream(file)
         } catch {
             Log.error(error.message)
             throw ExitCode.failure
         }
-        let lines = Self.report(bytes, file: file)
+        let lines = Self.report(decoded, file: file)
         for line in lines.output { print(line) }
         if !lines.valid { throw ExitCode.failure }
     }
 
     /// What `check-deck` prints for a deck's bytes, and whether the deck is valid.
     static func report(_ bytes: [UInt8], file: String) -> (output: [String], valid: Bool) {
+        report(Result { () throws(DeckError) in try DeckDecoder.decode(bytes: bytes) }, file: file)
+    }
+
+    /// What `check-deck` prints for a decoded deck (or its problems), and whether it is valid.
+    static func report(_ decoded: Result<Deck, DeckError>, file: String) -> (output: [String], valid: Bool) {
         let problems: DeckError
         var summary = ""
         var warnings: [DeckProblem] = []
         do {
-            let deck = try DeckDecoder.decode(bytes: bytes)
+            let deck = try decoded.get()
             problems = DeckError(
                 problems: FontCheck.problems(in: deck.style)
                     + ImagePaths.problems(TemplateCheck.imageUses(in: deck), deckPath: file))

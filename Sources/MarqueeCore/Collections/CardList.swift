@@ -1,22 +1,25 @@
 /// The cards of a section: an ordered collection with O(log n) insert, remove and access by
-/// position, and O(log n) "where is the card with this id", so that editing a card far from the
-/// viewport of a million-card deck costs O(log n), not a move of every card after it (as an
-/// `Array` would). An `ImplicitTreap` plus a map from id to tree node. It offers the parts of the
-/// `Array` API the rest of Marquee uses, and iterates in order in O(n).
+/// position, and O(1) "where is the card with this id" (then O(log n) for its position), so that
+/// editing a card far from the viewport of a million-card deck costs O(log n), not a move of every
+/// card after it (as an `Array` would). An `ImplicitTreap` of compact records whose bytes live in
+/// `CardText`, and an `IDTable`: about 45 bytes a card besides its texts, where `Card` values in
+/// the tree with a `[String: Int32]` id map took about 200 (docs/architecture.md, "Compact card
+/// storage"). It offers the parts of the `Array` API the rest of Marquee uses, and iterates in
+/// order in O(n); a `Card` is made when one is asked for.
 public struct CardList: RandomAccessCollection, MutableCollection, Sendable, ExpressibleByArrayLiteral {
     private static let seed: UInt64 = 0x6361_7264_6c69_7374
-    private var tree = ImplicitTreap<Card>(seed: seed)
-    private var nodeOfID: [String: ImplicitTreap<Card>.Handle] = [:]
+    private var tree = ImplicitTreap<CardRecord>(seed: seed)
+    private var text = CardText()
+    private var ids = IDTable()
+    /// Bytes of the cards in the list; `text` also holds those of removed and replaced ones.
+    private var liveBytes = 0
 
     public init() {}
 
     public init<S: Sequence>(_ cards: S) where S.Element == Card {
-        tree = ImplicitTreap(cards, seed: Self.seed)
-        nodeOfID.reserveCapacity(tree.count)
-        // A built tree's handles are the positions of the sequence.
-        for (position, card) in IteratorSequence(tree.makeIterator()).enumerated() {
-            nodeOfID[card.id] = Int32(position)
-        }
+        var builder = Builder()
+        for card in cards { builder.append(card) }
+        self = builder.build()
     }
 
     public init(arrayLiteral cards: Card...) { self.init(cards) }
@@ -27,49 +30,150 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
     public var isEmpty: Bool { tree.isEmpty }
 
     public subscript(position: Int) -> Card {
-        get { tree[position] }
-        set {
-            let oldID = tree[position].id
-            tree.replace(at: position, with: newValue)
-            if oldID != newValue.id {
-                let handle = nodeOfID.removeValue(forKey: oldID) ?? tree.handle(at: position)
-                nodeOfID[newValue.id] = handle
-            }
-        }
+        get { CardCoding.card(tree[position], in: text) }
+        set { replace(at: position, with: newValue) }
     }
 
     /// In order, O(n) for the whole list.
     public struct Iterator: IteratorProtocol {
-        fileprivate var base: ImplicitTreap<Card>.Iterator
-        public mutating func next() -> Card? { base.next() }
+        fileprivate var base: ImplicitTreap<CardRecord>.Iterator
+        fileprivate let text: CardText
+        public mutating func next() -> Card? { base.next().map { CardCoding.card($0, in: text) } }
     }
 
-    public func makeIterator() -> Iterator { Iterator(base: tree.makeIterator()) }
+    public func makeIterator() -> Iterator { Iterator(base: tree.makeIterator(), text: text) }
 
     /// The position of the card with `id`, or nil: O(log n).
-    public func position(ofID id: String) -> Int? { nodeOfID[id].map { tree.position(of: $0) } }
+    public func position(ofID id: String) -> Int? { handle(ofID: id).map { tree.position(of: $0) } }
 
-    public func contains(id: String) -> Bool { nodeOfID[id] != nil }
+    public func contains(id: String) -> Bool { handle(ofID: id) != nil }
 
-    public mutating func insert(_ card: Card, at position: Int) { nodeOfID[card.id] = tree.insert(card, at: position) }
+    /// The id of the card at `position`, without making the rest of the card.
+    public func id(at position: Int) -> String { CardCoding.id(of: tree[position], in: text) }
+
+    /// The own height and template name of the card at `position` (what its height in a list
+    /// depends on), without making its strings.
+    public func sizing(at position: Int) -> (height: Double?, template: String?) {
+        CardCoding.sizing(of: tree[position], in: text)
+    }
+
+    /// Every card's own height and template name, in order (for laying out a whole deck).
+    public func forEachSizing(_ body: (_ height: Double?, _ template: String?) -> Void) {
+        var records = tree.makeIterator()
+        while let record = records.next() {
+            let sizing = CardCoding.sizing(of: record, in: text)
+            body(sizing.height, sizing.template)
+        }
+    }
+
+    public mutating func insert(_ card: Card, at position: Int) {
+        let record = store(card)
+        let handle = tree.insert(record, at: position)
+        addID(handle, record)
+    }
 
     public mutating func append(_ card: Card) { insert(card, at: count) }
 
     @discardableResult
     public mutating func remove(at position: Int) -> Card {
-        let (card, handle) = tree.remove(at: position, placeholder: Card(id: ""))
-        if nodeOfID[card.id] == handle { nodeOfID[card.id] = nil }
+        let record = tree[position]
+        let card = CardCoding.card(record, in: text)
+        let handle = tree.handle(at: position)
+        ids.remove(handle, hash: hash(of: record))
+        tree.remove(at: position, placeholder: record)
+        released(record)
         return card
     }
 
     public mutating func reserveCapacity(_ capacity: Int) {
         tree.reserveCapacity(capacity)
-        nodeOfID.reserveCapacity(capacity)
+        ids.reserveCapacity(capacity)
     }
-}
 
-extension Card: TreapElement {
-    public var summary: NoSummary { NoSummary() }
+    private mutating func replace(at position: Int, with card: Card) {
+        let handle = tree.handle(at: position)
+        let old = tree.element(handle)
+        let record = store(card)
+        var id = card.id
+        let idChanged = !id.withUTF8 { CardCoding.id(of: old, in: text, equals: $0) }
+        if idChanged { ids.remove(handle, hash: hash(of: old)) }
+        tree.replace(at: position, with: record)
+        if idChanged { addID(handle, record) }
+        released(old)
+    }
+
+    // MARK: Bytes and ids
+
+    private mutating func store(_ card: Card) -> CardRecord {
+        let record = CardCoding.store(card, in: &text)
+        liveBytes += record.length
+        return record
+    }
+
+    /// Notes that a record's bytes are no longer used, and rewrites the text without the unused
+    /// bytes once they outweigh the used ones (so a list edited for months stays its size, and
+    /// the rewrite's O(n) is paid once per n edits).
+    private mutating func released(_ record: CardRecord) {
+        liveBytes -= record.length
+        let unused = text.storedBytes - liveBytes
+        guard unused > liveBytes, unused > CardText.chunkCapacity else { return }
+        let old = text
+        var fresh = CardText()
+        tree.rewriteElements { record in
+            let start = old.withBytes(at: record.start, count: record.length) { bytes in
+                fresh.append(count: bytes.count) { $0.append(contentsOf: bytes) }
+            }
+            record.start = start
+        }
+        text = fresh
+    }
+
+    private func handle(ofID id: String, hash: UInt32? = nil) -> IDTable.Handle? {
+        var id = id
+        return id.withUTF8 { bytes in
+            ids.find(hash: hash ?? IDTable.hash(bytes)) { CardCoding.id(of: tree.element($0), in: text, equals: bytes) }
+        }
+    }
+
+    private func hash(of record: CardRecord) -> UInt32 {
+        text.withBytes(at: record.start, count: Int(record.idLength)) { IDTable.hash($0) }
+    }
+
+    private mutating func addID(_ handle: IDTable.Handle, _ record: CardRecord) {
+        ids.insert(handle, hash: hash(of: record))
+    }
+
+    // MARK: Building
+
+    /// Builds a list from cards that arrive one at a time (decoding a deck) in O(n).
+    public struct Builder {
+        private var list = CardList()
+        public private(set) var count = 0
+
+        public init() {}
+
+        /// Appends `card` unless its id is already in the list; returns nil when it was appended,
+        /// else the position of the card that has its id.
+        public mutating func append(_ card: Card) -> Int? {
+            var id = card.id
+            let hash = id.withUTF8 { IDTable.hash($0) }
+            if let existing = list.handle(ofID: id, hash: hash) { return Int(existing) }
+            let record = list.store(card)
+            list.ids.insert(list.tree.appendUnlinked(record), hash: hash)
+            count += 1
+            return nil
+        }
+
+        public func contains(id: String) -> Bool { list.handle(ofID: id) != nil }
+
+        /// The position of the card with `id` among those appended, or nil.
+        public func position(ofID id: String) -> Int? { list.handle(ofID: id).map { Int($0) } }
+
+        public consuming func build() -> CardList {
+            list.tree.finishAppending()
+            return list
+        }
+    }
 }
 
 extension CardList: Equatable {

@@ -269,6 +269,39 @@ struct ImplicitTreap<Element: TreapElement>: Sendable {
         }
     }
 
+    // MARK: Building one element at a time
+
+    /// Appends `element` without linking it into the tree, for building a tree from elements that
+    /// arrive one at a time (decoding a deck) in O(n) instead of O(n log n). Only for a tree made
+    /// this way; `finishAppending()` links them, balanced, before any other use.
+    mutating func appendUnlinked(_ element: Element) -> Handle {
+        precondition(root == Self.none && freeNodes.isEmpty, "ImplicitTreap.appendUnlinked: the tree is in use")
+        nodes.append(Node(element: element, subtree: element.summary, left: -1, right: -1, parent: -1, count: 1))
+        return Handle(nodes.count - 1)
+    }
+
+    /// Links the elements given to `appendUnlinked`, in their order, into a balanced tree.
+    mutating func finishAppending() {
+        guard root == Self.none else { return }
+        setRoot(buildBalanced(0, nodes.count))
+    }
+
+    /// Changes every element in place (in order), for changes that leave the sums as they are
+    /// (moving an element's data elsewhere).
+    mutating func rewriteElements(_ body: (inout Element) -> Void) {
+        var stack: [Handle] = []
+        var pending = root
+        while true {
+            while pending != Self.none {
+                stack.append(pending)
+                pending = nodes[Int(pending)].left
+            }
+            guard let top = stack.popLast() else { return }
+            body(&nodes[Int(top)].element)
+            pending = nodes[Int(top)].right
+        }
+    }
+
     // MARK: Whole-tree views
 
     /// Elements in order, O(n).

@@ -31,11 +31,12 @@ public struct CollectionLayout: Sendable {
             entries.append(Self.markerEntry(title: section.title, configuration))
             switch configuration.kind {
             case .list:
-                for card in section.cards {
+                // Heights only: the cards' texts are not made.
+                section.cards.forEachSizing { height, template in
+                    let own =
+                        height ?? template.flatMap { $0 == CardTemplate.defaultName ? nil : deck.templates[$0]?.height }
                     entries.append(
-                        .init(
-                            extent: (deck.listHeight(of: card) ?? configuration.cardHeight) + configuration.spacing, cards: 1,
-                            sections: 0))
+                        .init(extent: (own ?? configuration.cardHeight) + configuration.spacing, cards: 1, sections: 0))
                 }
             case .grid:
                 var remaining = section.cards.count

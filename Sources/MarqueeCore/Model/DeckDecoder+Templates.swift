@@ -83,7 +83,9 @@ extension DeckDecoder {
         case "image":
             guard let field = fieldName(kind.value, path: path + ".image") else { return nil }
             var fit = TemplateImageFit.contain
-            if let json = Self.value(members, "fit"), let value = choice(json, path: path + ".fit", of: TemplateImageFit.self) {
+            if let json = Self.value(members, "fit"),
+                let value = choice(json, path: path + ".fit", of: TemplateImageFit.self)
+            {
                 fit = value
             }
             var placeholder = Color(red: 0x80, green: 0x80, blue: 0x80, alpha: 0x40)
@@ -173,26 +175,39 @@ extension DeckDecoder {
             style.size = number(json, path: path + ".size", in: 1...Self.maximumTextSize) ?? style.size
         }
         if let json = Self.value(members, "color") { style.color = textColor(json, path: path + ".color") }
-        if let json = Self.value(members, "align"), let align = choice(json, path: path + ".align", of: TextAlign.self) {
+        if let json = Self.value(members, "align"), let align = choice(json, path: path + ".align", of: TextAlign.self)
+        {
             style.align = align
         }
         if let json = Self.value(members, "direction") {
             style.direction = choice(json, path: path + ".direction", of: TextDirection.self)
         }
-        if let json = Self.value(members, "lines"), let lines = number(json, path: path + ".lines", in: 1...Self.maximumLines) {
-            if lines != lines.rounded() { report(path + ".lines", "must be a whole number") } else { style.lines = Int(lines) }
+        if let json = Self.value(members, "lines"),
+            let lines = number(json, path: path + ".lines", in: 1...Self.maximumLines)
+        {
+            if lines != lines.rounded() {
+                report(path + ".lines", "must be a whole number")
+            } else {
+                style.lines = Int(lines)
+            }
         }
         var speed = TextOverflow.defaultMarqueeSpeed
         var pause = TextOverflow.defaultMarqueePause
-        if let json = Self.value(members, "speed") { speed = number(json, path: path + ".speed", in: 1...10_000) ?? speed }
-        if let json = Self.value(members, "pause") { pause = number(json, path: path + ".pause", in: 0...3_600) ?? pause }
+        if let json = Self.value(members, "speed") {
+            speed = number(json, path: path + ".speed", in: 1...10_000) ?? speed
+        }
+        if let json = Self.value(members, "pause") {
+            pause = number(json, path: path + ".pause", in: 0...3_600) ?? pause
+        }
         if let json = Self.value(members, "overflow"), let name = string(json, path: path + ".overflow") {
             switch name {
             case "ellipsis": style.overflow = .ellipsis
             case "clip": style.overflow = .clip
             case "marquee": style.overflow = .marquee(speed: speed, pause: pause)
             default:
-                report(path + ".overflow", "\"\(MessageText.clipped(name))\" is not one of \"ellipsis\", \"clip\", \"marquee\"")
+                report(
+                    path + ".overflow",
+                    "\"\(MessageText.clipped(name))\" is not one of \"ellipsis\", \"clip\", \"marquee\"")
             }
         }
         if case .marquee = style.overflow {
@@ -224,14 +239,18 @@ extension DeckDecoder {
         guard let members = members(json, path: path, allowed: ["field", "map", "default"]) else { return nil }
         guard let fieldJSON = Self.value(members, "field"), let field = fieldName(fieldJSON, path: path + ".field")
         else {
-            if Self.value(members, "field") == nil { report(path + ".field", "missing (the field whose value picks the colour)") }
+            if Self.value(members, "field") == nil {
+                report(path + ".field", "missing (the field whose value picks the colour)")
+            }
             return nil
         }
         var map: [String: Color] = [:]
         if let mapJSON = Self.value(members, "map") {
             if case .object(let entries) = mapJSON {
                 for (value, colorJSON) in entries {
-                    if let color = color(colorJSON, path: "\(path).map.\(MessageText.clipped(value))") { map[value] = color }
+                    if let color = color(colorJSON, path: "\(path).map.\(MessageText.clipped(value))") {
+                        map[value] = color
+                    }
                 }
             } else {
                 report(path + ".map", "expected an object (field values to colours), found \(mapJSON.typeName)")

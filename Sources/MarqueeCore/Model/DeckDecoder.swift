@@ -12,29 +12,10 @@ public struct DeckDecoder {
     private var uncounted = 0
     private var failed: Bool { !problems.isEmpty }
     var problemCount: Int { problems.count + uncounted }
-    private var error: DeckError { DeckError(problems: problems, uncounted: uncounted) }
+    var error: DeckError { DeckError(problems: problems, uncounted: uncounted) }
 
     public static func decode(_ text: String) throws(DeckError) -> Deck {
         try decode(bytes: Array(text.utf8))
-    }
-
-    public static func decode(bytes: [UInt8]) throws(DeckError) -> Deck {
-        let json: JSONValue
-        do {
-            // Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
-            // parser ignore it, and a deck file is where one turns up.
-            json = try JSONParser.parse(bytes, allowingByteOrderMark: true)
-        } catch {
-            throw DeckError(problems: [DeckProblem(path: "", message: "not valid JSON: \(error)")])
-        }
-        return try decode(json)
-    }
-
-    public static func decode(_ json: JSONValue) throws(DeckError) -> Deck {
-        var decoder = DeckDecoder()
-        let deck = decoder.deck(json)
-        if decoder.failed { throw decoder.error }
-        return deck
     }
 
     /// Decodes one card given on its own (protocol commands carry card JSON). With
@@ -76,13 +57,14 @@ public struct DeckDecoder {
 
     /// Decodes one section given on its own (`insert-section`): `{"title": ..., "cards": [...]}`.
     public static func decodeSection(_ json: JSONValue, path: String) throws(DeckError) -> Section {
-        var decoder = DeckDecoder()
-        let deck = decoder.deck(.object([(key: "sections", value: .array([json]))]))
-        if decoder.failed {
-            let problems = decoder.problems.map { problem in
+        let deck: Deck
+        do {
+            deck = try decode(.object([(key: "sections", value: .array([json]))]))
+        } catch {
+            let problems = error.problems.map { problem in
                 DeckProblem(path: path + problem.path.dropFirst("sections[0]".count), message: problem.message)
             }
-            throw DeckError(problems: problems, uncounted: decoder.uncounted)
+            throw DeckError(problems: problems, uncounted: error.uncounted)
         }
         guard let section = deck.sections.first else {
             throw DeckError(problems: [DeckProblem(path: path, message: "not a section")])
@@ -99,7 +81,7 @@ public struct DeckDecoder {
     }
 
     /// A member's path. Member names come from the file, so a name is cut like a quoted value.
-    private static func join(_ path: String, _ key: String) -> String {
+    static func join(_ path: String, _ key: String) -> String {
         let name = MessageText.clipped(key)
         return path.isEmpty ? name : "\(path).\(name)"
     }
@@ -122,9 +104,9 @@ public struct DeckDecoder {
         return members
     }
 
-    private static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
-    private static let sectionFields = ["title", "id", "cards"]
-    private static let cardFields = [
+    static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
+    static let sectionFields = ["title", "id", "cards"]
+    static let cardFields = [
         "id", "title", "body", "color", "accent", "height", "direction", "template", "fields", "expires",
     ]
     private static let layoutFields = ["type", "columns", "insets", "spacing", "cardHeight", "headerHeight"]
@@ -141,117 +123,12 @@ public struct DeckDecoder {
         members.first { $0.key == key }?.value
     }
 
-    private mutating func deck(_ json: JSONValue) -> Deck {
-        var deck = Deck()
-        guard let fields = members(json, path: "", allowed: Self.deckFields) else { return deck }
-        if let title = Self.value(fields, "title") { _ = string(title, path: "title") }
-        if let layout = Self.value(fields, "layout") { deck.layout = self.layout(layout, path: "layout") }
-        if let style = Self.value(fields, "style") { deck.style = self.style(style, path: "style") }
-        if let keyframes = Self.value(fields, "keyframes") { deck.bindings = bindings(keyframes, path: "keyframes") }
-        if let templates = Self.value(fields, "templates") {
-            deck.templates = self.templates(templates, path: "templates")
-        }
-        guard let sectionsJSON = Self.value(fields, "sections") else {
-            report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
-            return deck
-        }
-        guard case .array(let sections) = sectionsJSON else {
-            report("sections", "expected an array, found \(sectionsJSON.typeName)")
-            return deck
-        }
-        // Where each id was first seen, as (section, card): paths are built only for problems.
-        var firstUseOfID: [String: (section: Int, card: Int)] = [:]
-        var firstSectionWithID: [String: Int] = [:]
-        deck.sections.reserveCapacity(sections.count)
-        for (sectionIndex, sectionJSON) in sections.enumerated() {
-            let sectionPath = "sections[\(sectionIndex)]"
-            guard let sectionFields = members(sectionJSON, path: sectionPath, allowed: Self.sectionFields) else {
-                continue
-            }
-            var section = Section()
-            if let title = Self.value(sectionFields, "title") {
-                section.title = string(title, path: sectionPath + ".title")
-            }
-            if let idJSON = Self.value(sectionFields, "id"), let id = string(idJSON, path: sectionPath + ".id") {
-                if id.isEmpty {
-                    report(sectionPath + ".id", "a section id must not be empty")
-                } else if let first = firstSectionWithID[id] {
-                    report(
-                        sectionPath + ".id",
-                        "duplicate section id \(MessageText.quoted(id)) (first used at sections[\(first)])")
-                } else {
-                    firstSectionWithID[id] = sectionIndex
-                    section.id = id
-                }
-            }
-            if let cardsJSON = Self.value(sectionFields, "cards") {
-                guard case .array(let cards) = cardsJSON else {
-                    report(sectionPath + ".cards", "expected an array, found \(cardsJSON.typeName)")
-                    continue
-                }
-                section.cards.reserveCapacity(cards.count)
-                firstUseOfID.reserveCapacity(firstUseOfID.count + cards.count)
-                for (cardIndex, cardJSON) in cards.enumerated() {
-                    guard let card = card(cardJSON, path: "\(sectionPath).cards[\(cardIndex)]") else { continue }
-                    if let name = card.template, name != CardTemplate.defaultName, deck.templates[name] == nil {
-                        let known = (deck.templates.keys.sorted() + [CardTemplate.defaultName])
-                            .map { MessageText.quoted($0) }.joined(separator: ", ")
-                        report(
-                            "\(sectionPath).cards[\(cardIndex)].template",
-                            "no template is named \(MessageText.quoted(name)) (templates: \(known))")
-                    }
-                    if let first = firstUseOfID[card.id] {
-                        report(
-                            "\(sectionPath).cards[\(cardIndex)].id",
-                            "duplicate id \(MessageText.quoted(card.id)) (first used at sections[\(first.section)].cards[\(first.card)])"
-                        )
-                    } else {
-                        firstUseOfID[card.id] = (sectionIndex, cardIndex)
-                    }
-                    section.cards.append(card)
-                }
-            }
-            deck.sections.append(section)
-        }
-        return deck
-    }
-
-    private mutating func card(_ json: JSONValue, path: @autoclosure () -> String, requireID: Bool = true) -> Card? {
+    mutating func card(_ json: JSONValue, path: @autoclosure () -> String, requireID: Bool = true) -> Card? {
         guard let fields = members(json, path: path(), allowed: Self.cardFields) else { return nil }
         var card = Card(id: "")
         var hasID = false
         for (key, value) in fields {
-            switch key {
-            case "id":
-                guard let id = string(value, path: path() + ".id") else { return nil }
-                if id.isEmpty {
-                    report(path() + ".id", "must not be empty")
-                    return nil
-                }
-                card.id = id
-                hasID = true
-            case "title": card.title = string(value, path: path() + ".title") ?? ""
-            case "body": card.body = string(value, path: path() + ".body") ?? ""
-            case "color": card.color = color(value, path: path() + ".color")
-            case "accent": card.accent = color(value, path: path() + ".accent")
-            case "height": card.height = number(value, path: path() + ".height", in: 1...Self.maximumCardHeight)
-            case "direction": card.direction = choice(value, path: path() + ".direction", of: TextDirection.self)
-            case "template":
-                guard let name = string(value, path: path() + ".template") else { break }
-                if name.isEmpty { report(path() + ".template", "must name a template") } else { card.template = name }
-            case "fields": card.fields = self.fields(value, path: path() + ".fields")
-            case "expires":
-                guard let text = string(value, path: path() + ".expires") else { break }
-                if let time = Timestamp.parse(text) {
-                    card.expires = time
-                } else {
-                    report(
-                        path() + ".expires",
-                        "\(MessageText.quoted(text)) is not an RFC 3339 date and time (such as 2026-11-23T18:30:00Z or 2026-11-23T19:30:00+01:00)"
-                    )
-                }
-            default: break
-            }
+            guard cardMember(key, value, into: &card, hasID: &hasID, path: path()) else { return nil }
         }
         guard hasID || !requireID else {
             report(path() + ".id", "missing (every card needs a unique id)")
@@ -260,7 +137,46 @@ public struct DeckDecoder {
         return card
     }
 
-    private mutating func layout(_ json: JSONValue, path: String) -> LayoutConfiguration {
+    /// Checks and sets one member of a card (unknown names are ignored here: the caller reports
+    /// them). Returns false when the card cannot be used; its other members are then not checked.
+    mutating func cardMember(
+        _ key: String, _ value: JSONValue, into card: inout Card, hasID: inout Bool, path: @autoclosure () -> String
+    ) -> Bool {
+        switch key {
+        case "id":
+            guard let id = string(value, path: path() + ".id") else { return false }
+            if id.isEmpty {
+                report(path() + ".id", "must not be empty")
+                return false
+            }
+            card.id = id
+            hasID = true
+        case "title": card.title = string(value, path: path() + ".title") ?? ""
+        case "body": card.body = string(value, path: path() + ".body") ?? ""
+        case "color": card.color = color(value, path: path() + ".color")
+        case "accent": card.accent = color(value, path: path() + ".accent")
+        case "height": card.height = number(value, path: path() + ".height", in: 1...Self.maximumCardHeight)
+        case "direction": card.direction = choice(value, path: path() + ".direction", of: TextDirection.self)
+        case "template":
+            guard let name = string(value, path: path() + ".template") else { break }
+            if name.isEmpty { report(path() + ".template", "must name a template") } else { card.template = name }
+        case "fields": card.fields = self.fields(value, path: path() + ".fields")
+        case "expires":
+            guard let text = string(value, path: path() + ".expires") else { break }
+            if let time = Timestamp.parse(text) {
+                card.expires = time
+            } else {
+                report(
+                    path() + ".expires",
+                    "\(MessageText.quoted(text)) is not an RFC 3339 date and time (such as 2026-11-23T18:30:00Z or 2026-11-23T19:30:00+01:00)"
+                )
+            }
+        default: break
+        }
+        return true
+    }
+
+    mutating func layout(_ json: JSONValue, path: String) -> LayoutConfiguration {
         var layout = LayoutConfiguration()
         guard let members = members(json, path: path, allowed: Self.layoutFields) else { return layout }
         let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
@@ -314,7 +230,7 @@ public struct DeckDecoder {
             bottom: side("bottom", fallback.bottom), right: side("right", fallback.right))
     }
 
-    private mutating func style(_ json: JSONValue, path: String) -> Style {
+    mutating func style(_ json: JSONValue, path: String) -> Style {
         var style = Style()
         guard let members = members(json, path: path, allowed: Self.styleFields) else { return style }
         let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })

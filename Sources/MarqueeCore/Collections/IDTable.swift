@@ -1,0 +1,102 @@
+/// Where each card of a `CardList` is, by id: an open-addressing hash table whose slots hold a
+/// tree node handle and 32 bits of its id's hash (8 bytes a slot); the ids themselves are the
+/// list's own bytes. A lookup compares ids only where the 32 bits match, so a miss (every new id
+/// while a deck is decoded) touches nothing but the table, and growing never reads an id again.
+/// A `[String: Int32]` dictionary took about 40 bytes a card and a second copy of every id longer
+/// than 15 bytes. Ids are hashed with the standard library's `Hasher`, seeded per process, so a
+/// deck cannot be made of ids that collide on purpose.
+struct IDTable: Sendable {
+    typealias Handle = Int32
+    /// An empty slot; a removed one keeps its hash bits with handle -1 (a tombstone).
+    private static let empty: UInt64 = 0
+
+    private var slots: [UInt64] = []
+    private(set) var count = 0
+    private var removedCount = 0
+
+    /// The 32 bits of an id's hash the table uses, never 0 (so that a slot is never `empty`).
+    static func hash(_ id: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(id))
+        return UInt32(truncatingIfNeeded: hasher.finalize()) | 1
+    }
+
+    /// The first slot to look at (the hash's low bit is always 1, so it is left out).
+    private static func start(_ hash: UInt32, _ mask: Int) -> Int { Int(hash >> 1) & mask }
+
+    private static func slot(_ hash: UInt32, _ handle: Handle) -> UInt64 {
+        UInt64(hash) << 32 | UInt64(UInt32(bitPattern: handle))
+    }
+
+    /// The handle whose id is `id` (hashing to `hash`); `matches(handle)` compares a stored
+    /// handle's id with it.
+    func find(hash: UInt32, _ matches: (Handle) -> Bool) -> Handle? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var index = Self.start(hash, mask)
+        while true {
+            let slot = slots[index]
+            if slot == Self.empty { return nil }
+            if UInt32(truncatingIfNeeded: slot >> 32) == hash {
+                let handle = Handle(bitPattern: UInt32(truncatingIfNeeded: slot))
+                if handle >= 0, matches(handle) { return handle }
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Adds `handle`, whose id hashes to `hash` and is not in the table.
+    mutating func insert(_ handle: Handle, hash: UInt32) {
+        if (count + removedCount + 1) * 2 > slots.count {
+            // Double when the live handles need it; else only clear the removed marks.
+            resize(size: (count + 1) * 2 > slots.count ? max(16, slots.count * 2) : slots.count)
+        }
+        let mask = slots.count - 1
+        var index = Self.start(hash, mask)
+        while slots[index] != Self.empty, !Self.isRemoved(slots[index]) { index = (index + 1) & mask }
+        if Self.isRemoved(slots[index]) { removedCount -= 1 }
+        slots[index] = Self.slot(hash, handle)
+        count += 1
+    }
+
+    /// Removes `handle`, stored under `hash`.
+    mutating func remove(_ handle: Handle, hash: UInt32) {
+        guard !slots.isEmpty else { return }
+        let mask = slots.count - 1
+        var index = Self.start(hash, mask)
+        let wanted = Self.slot(hash, handle)
+        while slots[index] != Self.empty {
+            if slots[index] == wanted {
+                slots[index] = Self.slot(hash, -1)
+                count -= 1
+                removedCount += 1
+                return
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) {
+        var size = max(16, slots.count)
+        while size < capacity * 2 { size *= 2 }
+        if size > slots.count { resize(size: size) }
+    }
+
+    private static func isRemoved(_ slot: UInt64) -> Bool {
+        slot != empty && UInt32(truncatingIfNeeded: slot) == UInt32.max
+    }
+
+    /// Rebuilds at `size` slots (a power of two) without removed marks: a load of at most a half
+    /// keeps lookups short.
+    private mutating func resize(size: Int) {
+        let old = slots
+        slots = [UInt64](repeating: Self.empty, count: size)
+        removedCount = 0
+        let mask = size - 1
+        for slot in old where slot != Self.empty && !Self.isRemoved(slot) {
+            var index = Self.start(UInt32(truncatingIfNeeded: slot >> 32), mask)
+            while slots[index] != Self.empty { index = (index + 1) & mask }
+            slots[index] = slot
+        }
+    }
+}
