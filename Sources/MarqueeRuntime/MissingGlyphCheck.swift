@@ -18,21 +18,18 @@ public enum MissingGlyphCheck {
         }
         // Decided once per face and character: title, body and header faces have fallback lists
         // of their own (a bold pattern may sort other fonts first).
-        var missing: [ObjectIdentifier: [UInt32: Bool]] = [:]
+        var coverages: [ObjectIdentifier: GlyphCoverage] = [:]
+        func coverage(_ face: FontFace) -> GlyphCoverage {
+            if let known = coverages[ObjectIdentifier(face)] { return known }
+            let made = GlyphCoverage(face)
+            coverages[ObjectIdentifier(face)] = made
+            return made
+        }
         var named: [DeckProblem] = []
         var unnamed = 0
-        func check(_ text: String, _ face: FontFace, path: String, owner: String) {
-            var absent: [Unicode.Scalar] = []
-            for scalar in text.unicodeScalars where !absent.contains(scalar) {
-                let lacks: Bool
-                if let known = missing[ObjectIdentifier(face), default: [:]][scalar.value] {
-                    lacks = known
-                } else {
-                    lacks = !face.canDraw(scalar)
-                    missing[ObjectIdentifier(face), default: [:]][scalar.value] = lacks
-                }
-                if lacks { absent.append(scalar) }
-            }
+        // Paths and names are made only for the texts named: a million cards are checked.
+        func check(_ text: String, _ coverage: GlyphCoverage, path: () -> String, owner: () -> String) {
+            let absent = coverage.absent(in: text)
             guard !absent.isEmpty else { return }
             guard named.count < TextFitCheck.namedCardLimit else {
                 unnamed += 1
@@ -42,25 +39,27 @@ public enum MissingGlyphCheck {
             let more = absent.count > 5 ? " and \(absent.count - 5) more" : ""
             named.append(
                 DeckProblem(
-                    path: path,
-                    message: "\(owner) has \(list)\(more), which no installed font has (drawn as an empty box)"))
+                    path: path(),
+                    message: "\(owner()) has \(list)\(more), which no installed font has (drawn as an empty box)"))
         }
+        let (title, body, header) = (coverage(fonts.title), coverage(fonts.body), coverage(fonts.header))
         for (sectionIndex, section) in deck.sections.enumerated() {
             // A header is drawn too, with the header font.
-            if let title = section.title {
-                check(title, fonts.header, path: "sections[\(sectionIndex)].title", owner: "the section header")
+            if let text = section.title {
+                check(text, header, path: { "sections[\(sectionIndex)].title" }, owner: { "the section header" })
             }
             for (item, card) in section.cards.enumerated() {
-                let path = "sections[\(sectionIndex)].cards[\(item)]"
-                check(card.title, fonts.title, path: path + ".title", owner: "card \"\(card.id)\"")
-                check(card.body, fonts.body, path: path + ".body", owner: "card \"\(card.id)\"")
+                let path = { "sections[\(sectionIndex)].cards[\(item)]" }
+                let owner = { "card \"\(card.id)\"" }
+                check(card.title, title, path: { path() + ".title" }, owner: owner)
+                check(card.body, body, path: { path() + ".body" }, owner: owner)
                 // A templated card's text fields, with the faces their elements ask for.
                 guard let template = deck.template(of: card) else { continue }
                 for element in template.elements {
                     guard case .text(let field) = element.kind, let value = card.fields[field] else { continue }
                     let face = fonts.elementFace(
                         family: element.text.font, weight: element.text.weight, size: element.text.size)
-                    check(value, face, path: "\(path).fields.\(field)", owner: "card \"\(card.id)\"")
+                    check(value, coverage(face), path: { "\(path()).fields.\(field)" }, owner: owner)
                 }
             }
         }
@@ -75,5 +74,50 @@ public enum MissingGlyphCheck {
     static func hex(_ scalar: Unicode.Scalar) -> String {
         let digits = String(scalar.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// Which characters one face (with its fallbacks) can draw, asked of FreeType once per character:
+/// ASCII in a table, the rest in a dictionary.
+private final class GlyphCoverage {
+    private let face: FontFace
+    /// 0 unknown, 1 drawn, 2 missing.
+    private var ascii = [UInt8](repeating: 0, count: 128)
+    private var other: [UInt32: Bool] = [:]
+
+    init(_ face: FontFace) { self.face = face }
+
+    /// The characters of `text` the face cannot draw, each once, in order.
+    func absent(in text: String) -> [Unicode.Scalar] {
+        var absent: [Unicode.Scalar] = []
+        var text = text
+        let allASCII = text.withUTF8 { bytes in
+            var all = true
+            for byte in bytes {
+                guard byte < 0x80 else {
+                    all = false
+                    break
+                }
+                if ascii[Int(byte)] == 0 { ascii[Int(byte)] = face.canDraw(Unicode.Scalar(byte)) ? 1 : 2 }
+                if ascii[Int(byte)] == 2, !absent.contains(Unicode.Scalar(byte)) { absent.append(Unicode.Scalar(byte)) }
+            }
+            return all
+        }
+        guard !allASCII else { return absent }
+        absent = []
+        for scalar in text.unicodeScalars where !absent.contains(scalar) && lacks(scalar) { absent.append(scalar) }
+        return absent
+    }
+
+    private func lacks(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 {
+            let byte = Int(scalar.value)
+            if ascii[byte] == 0 { ascii[byte] = face.canDraw(scalar) ? 1 : 2 }
+            return ascii[byte] == 2
+        }
+        if let known = other[scalar.value] { return known }
+        let lacks = !face.canDraw(scalar)
+        other[scalar.value] = lacks
+        return lacks
     }
 }

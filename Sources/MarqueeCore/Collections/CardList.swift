@@ -48,6 +48,10 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
 
     public func contains(id: String) -> Bool { handle(ofID: id) != nil }
 
+    /// Bytes of the cards in the list, and bytes kept (with those of removed and replaced cards
+    /// not yet rewritten away): for tests and memory figures.
+    public var textBytes: (live: Int, stored: Int) { (liveBytes, text.storedBytes) }
+
     /// The id of the card at `position`, without making the rest of the card.
     public func id(at position: Int) -> String { CardCoding.id(of: tree[position], in: text) }
 

@@ -4,6 +4,12 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendabl
     public var line: Int
     public var column: Int
     public var description: String { "line \(line), column \(column): \(message)" }
+
+    public init(message: String, line: Int, column: Int) {
+        self.message = message
+        self.line = line
+        self.column = column
+    }
 }
 
 /// Parses a whole JSON document held in memory (a command line, a reply, a small deck) into a

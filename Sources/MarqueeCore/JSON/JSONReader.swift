@@ -28,7 +28,7 @@ public struct JSONReader: ~Copyable {
     private var sourceEnded: Bool
     /// The start of a token being read, kept in the window when it is refilled.
     private var tokenStart: Int?
-    /// Where the last string's text started (after its quote), for errors about a member name.
+    /// Where the last string's opening quote was, for errors about a member name.
     private var lastStringStart = 0
     /// Line and column (1-based, columns counting characters) of `base[0]`.
     private var lineAtBase = 1
@@ -225,7 +225,7 @@ public struct JSONReader: ~Copyable {
         guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
         let key = try string()
         if isDuplicate(key) {
-            position = lastStringStart - 1
+            position = lastStringStart
             throw error("duplicate member \"\(key)\"")
         }
         skipWhitespace()
@@ -311,7 +311,7 @@ public struct JSONReader: ~Copyable {
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let key = try string()
             if Self.isDuplicate(key, in: members, seen: &seenKeys) {
-                position = lastStringStart - 1
+                position = lastStringStart
                 throw error("duplicate member \"\(key)\"")
             }
             skipWhitespace()
@@ -402,8 +402,9 @@ public struct JSONReader: ~Copyable {
     /// A string value (at its opening quote). Strings are collected as UTF-8 bytes and validated
     /// once; the common case (no escapes) is one slice of the window.
     public mutating func string() throws(JSONParseError) -> String {
-        position += 1
+        // The opening quote is kept in the window with the text, so an error can point at it.
         tokenStart = position
+        position += 1
         defer {
             lastStringStart = tokenStart ?? position
             tokenStart = nil
@@ -427,7 +428,7 @@ public struct JSONReader: ~Copyable {
             if position < end { break }
             if !(try refill()) { break }
         }
-        let start = tokenStart!
+        let start = tokenStart! + 1
         if position < end, base[position] == UInt8(ascii: "\"") {
             if highBits & 0x8080_8080_8080_8080 == 0 {
                 let string = String(
