@@ -51,6 +51,9 @@ final class JSONReaderTests: XCTestCase {
         "{\"k\":\"ü\"} trailing",
         String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
         #"{"ok": ["日本語", "עברית", {"deep": [[[]]]}]}"#,
+        // An error far in, after many reads: its line and column count every newline and
+        // character (not byte) before it.
+        "[\n" + String(repeating: "\"é中 text\",\n  ", count: 400) + "\"last\" oops]",
     ]
 
     func testEveryCutGivesTheSameValueOrError() throws {

@@ -2,7 +2,7 @@
 /// position, and O(1) "where is the card with this id" (then O(log n) for its position), so that
 /// editing a card far from the viewport of a million-card deck costs O(log n), not a move of every
 /// card after it (as an `Array` would). An `ImplicitTreap` of compact records whose bytes live in
-/// `CardText`, and an `IDTable`: about 45 bytes a card besides its texts, where `Card` values in
+/// `CardText`, and an `IDTable`: about 40 bytes a card besides its texts, where `Card` values in
 /// the tree with a `[String: Int32]` id map took about 200 (docs/architecture.md, "Compact card
 /// storage"). It offers the parts of the `Array` API the rest of Marquee uses, and iterates in
 /// order in O(n); a `Card` is made when one is asked for.
@@ -18,7 +18,7 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
 
     public init<S: Sequence>(_ cards: S) where S.Element == Card {
         var builder = Builder()
-        for card in cards { builder.append(card) }
+        for card in cards { _ = builder.append(card) }
         self = builder.build()
     }
 
@@ -109,8 +109,8 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
     // MARK: Bytes and ids
 
     private mutating func store(_ card: Card) -> CardRecord {
-        let record = CardCoding.store(card, in: &text)
-        liveBytes += record.length
+        let (record, length) = CardCoding.store(card, in: &text)
+        liveBytes += length
         return record
     }
 
@@ -118,13 +118,13 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
     /// bytes once they outweigh the used ones (so a list edited for months stays its size, and
     /// the rewrite's O(n) is paid once per n edits).
     private mutating func released(_ record: CardRecord) {
-        liveBytes -= record.length
+        liveBytes -= CardCoding.length(of: record, in: text)
         let unused = text.storedBytes - liveBytes
         guard unused > liveBytes, unused > CardText.chunkCapacity else { return }
         let old = text
         var fresh = CardText()
         tree.rewriteElements { record in
-            let start = old.withBytes(at: record.start, count: record.length) { bytes in
+            let start = old.withBytes(at: record.start, count: CardCoding.length(of: record, in: old)) { bytes in
                 fresh.append(count: bytes.count) { $0.append(contentsOf: bytes) }
             }
             record.start = start
@@ -140,7 +140,7 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
     }
 
     private func hash(of record: CardRecord) -> UInt32 {
-        text.withBytes(at: record.start, count: Int(record.idLength)) { IDTable.hash($0) }
+        CardCoding.withID(of: record, in: text) { IDTable.hash($0) }
     }
 
     private mutating func addID(_ handle: IDTable.Handle, _ record: CardRecord) {
@@ -173,9 +173,14 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         /// The position of the card with `id` among those appended, or nil.
         public func position(ofID id: String) -> Int? { list.handle(ofID: id).map { Int($0) } }
 
-        public consuming func build() -> CardList {
-            list.tree.finishAppending()
-            return list
+        /// The list, balanced; the builder is left empty. (Taking the list out first leaves it the
+        /// only owner of its nodes, so linking them copies nothing: a copy was 40 MB at a million.)
+        public mutating func build() -> CardList {
+            var built = CardList()
+            swap(&built, &list)
+            count = 0
+            built.tree.finishAppending()
+            return built
         }
     }
 }

@@ -1,19 +1,67 @@
 /// How a `CardList` keeps its cards compactly (docs/architecture.md, "Compact card storage"): a
-/// card is a 24-byte record in the list's tree pointing at its bytes in `CardText`, where its id,
-/// title and body follow one another as UTF-8 and its rarely set fields (colours, height,
-/// direction, template, fields, expiry) follow in a small binary form. A `Card` value, with its
-/// strings, is made only when a card is asked for.
+/// card is an 8-byte record in the list's tree pointing at its bytes in `CardText`: the lengths
+/// of its id, title, body and other fields (LEB128, a byte each for short texts), then its id,
+/// title and body as UTF-8 one after another, then its rarely set fields (colours, height,
+/// direction, template, fields, expiry) in a small binary form. A `Card` value, with its strings,
+/// is made only when a card is asked for.
 struct CardRecord: TreapElement, Equatable {
     /// Where the card's bytes start in its list's `CardText`.
     var start: Int
-    var idLength: UInt32
-    var titleLength: UInt32
-    var bodyLength: UInt32
-    var extraLength: UInt32
 
     var summary: NoSummary { NoSummary() }
+}
 
-    var length: Int { Int(idLength) + Int(titleLength) + Int(bodyLength) + Int(extraLength) }
+/// Where the parts of a card's bytes are, from the start of its bytes.
+struct CardParts {
+    var id: Range<Int>
+    var title: Range<Int>
+    var body: Range<Int>
+    var extra: Range<Int>
+
+    /// The card's bytes, header included.
+    var length: Int { extra.upperBound }
+
+    /// Reads the header at the start of `bytes`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        func length() -> Int {
+            var value = 0
+            var shift = 0
+            while true {
+                let byte = bytes[offset]
+                offset += 1
+                value |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+        let lengths = (length(), length(), length(), length())
+        id = offset..<offset + lengths.0
+        title = id.upperBound..<id.upperBound + lengths.1
+        body = title.upperBound..<title.upperBound + lengths.2
+        extra = body.upperBound..<body.upperBound + lengths.3
+    }
+
+    /// How many bytes `appendLength` writes for `value`.
+    static func bytes(of value: Int) -> Int {
+        var count = 1
+        var value = value
+        while value >= 0x80 {
+            value >>= 7
+            count += 1
+        }
+        return count
+    }
+
+    /// Appends `value` as LEB128 (seven bits a byte, low first).
+    static func appendLength(_ value: Int, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
 }
 
 /// The bytes of a list's cards, in chunks of about a megabyte: appending never moves what is
@@ -44,6 +92,14 @@ struct CardText: Sendable {
         return index << 32 | offset
     }
 
+    /// Calls `body` with the bytes from `start` to the end of its chunk (a card's bytes are in one
+    /// chunk: its header says how many are its own).
+    func withBytes<Result>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        chunks[start >> 32].withUnsafeBufferPointer { chunk in
+            body(UnsafeBufferPointer(rebasing: chunk[(start & 0xFFFF_FFFF)...]))
+        }
+    }
+
     /// Calls `body` with the bytes `start..<start + count`.
     func withBytes<Result>(at start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         chunks[start >> 32].withUnsafeBufferPointer { chunk in
@@ -64,56 +120,72 @@ enum CardCoding {
         case expires = 64
     }
 
-    /// Appends `card` to `text` and returns its record.
-    static func store(_ card: Card, in text: inout CardText) -> CardRecord {
+    /// Appends `card` to `text` and returns its record and the number of bytes it took.
+    static func store(_ card: Card, in text: inout CardText) -> (record: CardRecord, length: Int) {
         let extra = extraBytes(card)
-        let id = card.id.utf8.count
-        let title = card.title.utf8.count
-        let body = card.body.utf8.count
-        let start = text.append(count: id + title + body + extra.count) { bytes in
+        let lengths = (card.id.utf8.count, card.title.utf8.count, card.body.utf8.count, extra.count)
+        let header =
+            CardParts.bytes(of: lengths.0) + CardParts.bytes(of: lengths.1) + CardParts.bytes(of: lengths.2)
+            + CardParts.bytes(of: lengths.3)
+        let length = header + lengths.0 + lengths.1 + lengths.2 + lengths.3
+        let start = text.append(count: length) { bytes in
+            CardParts.appendLength(lengths.0, to: &bytes)
+            CardParts.appendLength(lengths.1, to: &bytes)
+            CardParts.appendLength(lengths.2, to: &bytes)
+            CardParts.appendLength(lengths.3, to: &bytes)
             bytes.append(contentsOf: card.id.utf8)
             bytes.append(contentsOf: card.title.utf8)
             bytes.append(contentsOf: card.body.utf8)
             bytes.append(contentsOf: extra)
         }
-        return CardRecord(
-            start: start, idLength: UInt32(id), titleLength: UInt32(title), bodyLength: UInt32(body),
-            extraLength: UInt32(extra.count))
+        return (CardRecord(start: start), length)
     }
 
     /// The card a record stands for.
     static func card(_ record: CardRecord, in text: CardText) -> Card {
-        text.withBytes(at: record.start, count: record.length) { bytes in
-            var offset = 0
-            func next(_ length: UInt32) -> String {
-                defer { offset += Int(length) }
-                return String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + Int(length)]), as: UTF8.self)
+        text.withBytes(from: record.start) { bytes in
+            let parts = CardParts(bytes)
+            func string(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             }
-            var card = Card(id: next(record.idLength), title: next(record.titleLength), body: next(record.bodyLength))
-            if record.extraLength > 0 { readExtra(UnsafeBufferPointer(rebasing: bytes[offset...]), into: &card) }
+            var card = Card(id: string(parts.id), title: string(parts.title), body: string(parts.body))
+            if !parts.extra.isEmpty { readExtra(UnsafeBufferPointer(rebasing: bytes[parts.extra]), into: &card) }
             return card
         }
     }
 
+    /// The number of bytes a record's card takes.
+    static func length(of record: CardRecord, in text: CardText) -> Int {
+        text.withBytes(from: record.start) { CardParts($0).length }
+    }
+
     /// Whether the record's id is `id`, without making a string.
     static func id(of record: CardRecord, in text: CardText, equals id: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard Int(record.idLength) == id.count else { return false }
-        return text.withBytes(at: record.start, count: id.count) { $0.elementsEqual(id) }
+        text.withBytes(from: record.start) { bytes in
+            let range = CardParts(bytes).id
+            return range.count == id.count && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(id)
+        }
+    }
+
+    /// Calls `body` with the bytes of the record's id.
+    static func withID<Result>(of record: CardRecord, in text: CardText, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+        -> Result
+    {
+        text.withBytes(from: record.start) { bytes in body(UnsafeBufferPointer(rebasing: bytes[CardParts(bytes).id])) }
     }
 
     static func id(of record: CardRecord, in text: CardText) -> String {
-        text.withBytes(at: record.start, count: Int(record.idLength)) { String(decoding: $0, as: UTF8.self) }
+        withID(of: record, in: text) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The card's own height and template name (what its list height depends on), read without
     /// making the card's strings.
     static func sizing(of record: CardRecord, in text: CardText) -> (height: Double?, template: String?) {
-        guard record.extraLength > 0 else { return (nil, nil) }
-        let offset = Int(record.idLength) + Int(record.titleLength) + Int(record.bodyLength)
-        return text.withBytes(at: record.start + offset, count: Int(record.extraLength)) { bytes in
+        text.withBytes(from: record.start) { bytes in
+            let parts = CardParts(bytes)
+            guard !parts.extra.isEmpty else { return (nil, nil) }
             var card = Card(id: "")
-            readExtra(bytes, into: &card)
+            readExtra(UnsafeBufferPointer(rebasing: bytes[parts.extra]), into: &card)
             return (card.height, card.template)
         }
     }

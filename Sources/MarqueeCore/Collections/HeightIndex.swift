@@ -65,15 +65,30 @@ public struct HeightIndex: Sendable {
 
     /// Builds a balanced index over `entries` in O(n), equal neighbours joined in runs.
     public init<S: Sequence>(_ entries: S) where S.Element == Entry {
-        var runs: [Run] = []
-        for entry in entries {
+        var builder = Builder()
+        for entry in entries { builder.append(entry) }
+        self = builder.build()
+    }
+
+    /// Builds an index from entries given one at a time, without holding them: only the runs.
+    public struct Builder {
+        private var runs: [Run] = []
+
+        public init() {}
+
+        public mutating func append(_ entry: Entry) {
             if let last = runs.last, last.entry == entry {
                 runs[runs.count - 1].repeats += 1
             } else {
                 runs.append(Run(entry: entry, repeats: 1))
             }
         }
-        tree = ImplicitTreap(runs, seed: Self.seed)
+
+        public func build() -> HeightIndex {
+            var index = HeightIndex()
+            index.tree = ImplicitTreap(runs, seed: HeightIndex.seed)
+            return index
+        }
     }
 
     public var count: Int { tree.totals.entries }

@@ -130,16 +130,51 @@ public struct JSONReader: ~Copyable {
 
     private mutating func advanceLineAndColumn(over count: Int) {
         let bytes = UnsafeBufferPointer(start: base, count: count)
-        // Counting newlines is one branch-free pass; columns count only after the last newline.
-        var newlines = 0
-        for byte in bytes { newlines &+= byte == UInt8(ascii: "\n") ? 1 : 0 }
-        var columnStart = 0
-        if newlines > 0 {
-            lineAtBase += newlines
-            columnAtBase = 1
-            columnStart = bytes.lastIndex(of: UInt8(ascii: "\n"))! + 1
+        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else {
+            columnAtBase += Self.characters(in: bytes)
+            return
         }
-        for byte in bytes[columnStart...] where byte & 0xC0 != 0x80 { columnAtBase += 1 }
+        lineAtBase += Self.newlines(in: UnsafeBufferPointer(rebasing: bytes[..<lastNewline])) + 1
+        columnAtBase = 1 + Self.characters(in: UnsafeBufferPointer(rebasing: bytes[(lastNewline + 1)...]))
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Newline bytes, eight at a time: a byte is zero after the xor exactly when its high bit
+    /// survives this test (no borrow from the byte below, unlike the quicker "has a zero" test).
+    private static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var index = 0
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x0A)
+            let zero = ~(((word & low) &+ low) | word | low)
+            count += zero.nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// Characters (bytes that do not continue a UTF-8 sequence), eight bytes at a time.
+    private static func characters(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var continuing = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            // 10xxxxxx: the high bit set and the next bit clear.
+            continuing += (word & ~(word << 1) & highs).nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] & 0xC0 == 0x80 { continuing += 1 }
+            index += 1
+        }
+        return bytes.count - continuing
     }
 
     /// An error at the current position, with its line and column.
@@ -448,6 +483,7 @@ public struct JSONReader: ~Copyable {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
                 position += 1
+                if highBits & 0x8080_8080_8080_8080 == 0 { return String(decoding: utf8, as: UTF8.self) }
                 guard let string = String(validating: utf8, as: UTF8.self) else {
                     throw error("invalid UTF-8 in a string")
                 }
@@ -457,11 +493,25 @@ public struct JSONReader: ~Copyable {
             if byte == UInt8(ascii: "\\") {
                 position += 1
                 let scalar = try escape()
+                if scalar.value >= 0x80 { highBits |= 0x80 }
                 utf8.append(contentsOf: UTF8.encode(scalar)!)
                 continue
             }
-            utf8.append(byte)
-            position += 1
+            // The plain bytes up to the next quote, backslash or control byte, in one piece.
+            let run = position
+            while position + 8 <= end {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if Self.hasSpecialByte(word) { break }
+                highBits |= word
+                position += 8
+            }
+            while position < end {
+                let next = base[position]
+                if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next < 0x20 { break }
+                highBits |= UInt64(next)
+                position += 1
+            }
+            utf8.append(contentsOf: UnsafeBufferPointer(start: base + run, count: position - run))
         }
     }
 

@@ -25,8 +25,9 @@ public struct CollectionLayout: Sendable {
         self.configuration = deck.layout
         self.viewport = viewport
         let configuration = deck.layout
-        var entries: [HeightIndex.Entry] = []
-        entries.reserveCapacity(deck.sections.count + deck.cardCount)
+        // Entries go straight into runs: a million cards of one height are never a million
+        // entries in memory.
+        var entries = HeightIndex.Builder()
         for section in deck.sections {
             entries.append(Self.markerEntry(title: section.title, configuration))
             switch configuration.kind {
@@ -48,7 +49,7 @@ public struct CollectionLayout: Sendable {
                 }
             }
         }
-        index = HeightIndex(entries)
+        index = entries.build()
     }
 
     static func markerEntry(title: String?, _ configuration: LayoutConfiguration) -> HeightIndex.Entry {
