@@ -147,6 +147,38 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         ids.insert(handle, hash: hash(of: record))
     }
 
+    // MARK: Reading by node, without making cards (for finding the difference of two decks)
+
+    /// A card's place in the list's tree: stable while the card is in the list.
+    typealias Handle = IDTable.Handle
+
+    /// Calls `body` with each card's handle and id bytes, in order.
+    func forEachID(_ body: (Handle, UnsafeBufferPointer<UInt8>) -> Void) {
+        tree.forEachInOrder { handle, record in CardCoding.withID(of: record, in: text) { body(handle, $0) } }
+    }
+
+    func handle(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Handle? {
+        ids.find(hash: hash) { CardCoding.id(of: tree.element($0), in: text, equals: id) }
+    }
+
+    func id(of handle: Handle, equals id: UnsafeBufferPointer<UInt8>) -> Bool {
+        CardCoding.id(of: tree.element(handle), in: text, equals: id)
+    }
+
+    func id(of handle: Handle) -> String { CardCoding.id(of: tree.element(handle), in: text) }
+
+    func card(of handle: Handle) -> Card { CardCoding.card(tree.element(handle), in: text) }
+
+    /// Whether two cards have the same bytes (the same id, texts and fields).
+    static func sameContent(_ a: CardList, _ first: Handle, _ b: CardList, _ second: Handle) -> Bool {
+        let (one, other) = (a.tree.element(first), b.tree.element(second))
+        let length = CardCoding.length(of: one, in: a.text)
+        guard length == CardCoding.length(of: other, in: b.text) else { return false }
+        return a.text.withBytes(at: one.start, count: length) { x in
+            b.text.withBytes(at: other.start, count: length) { y in x.elementsEqual(y) }
+        }
+    }
+
     // MARK: Building
 
     /// Builds a list from cards that arrive one at a time (decoding a deck) in O(n).

@@ -302,6 +302,21 @@ struct ImplicitTreap<Element: TreapElement>: Sendable {
         }
     }
 
+    /// Calls `body` with every node's handle and element, in order.
+    func forEachInOrder(_ body: (Handle, Element) -> Void) {
+        var stack: [Handle] = []
+        var pending = root
+        while true {
+            while pending != Self.none {
+                stack.append(pending)
+                pending = nodes[Int(pending)].left
+            }
+            guard let top = stack.popLast() else { return }
+            body(top, nodes[Int(top)].element)
+            pending = nodes[Int(top)].right
+        }
+    }
+
     // MARK: Whole-tree views
 
     /// Elements in order, O(n).

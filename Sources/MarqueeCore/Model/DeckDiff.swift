@@ -56,30 +56,42 @@ public struct DeckDiff: Equatable, Sendable {
         case new(Int)
     }
 
-    /// The steps from `old` to `new`.
+    /// The steps from `old` to `new`. Cards are compared as their stored bytes and named by their
+    /// places in the two decks' trees: a `Card` is made only for a step that carries one (a
+    /// difference of 10 cards in 100,000 makes about 10).
     public init(from old: Deck, to new: Deck) {
         let oldSections = old.sections
         let newSections = new.sections
 
-        // Each old card's section and global index.
-        var place: [String: OldPlace] = [:]
-        place.reserveCapacity(old.cardCount)
-        var bases: [Int] = []
-        var index: Int32 = 0
-        for (k, section) in oldSections.enumerated() {
-            bases.append(Int(index))
-            for card in section.cards {
-                place[card.id] = OldPlace(section: Int32(k), index: index)
-                index += 1
+        // The old cards in order (global index g): their section, their node, and a table from
+        // id to g.
+        let oldCards = OldCards(oldSections)
+        // Each new card in order: its node, and the old card with its id (-1 when new).
+        var newBases: [Int] = []
+        var newNodes: [CardList.Handle] = []
+        var newMatch: [Int32] = []
+        newNodes.reserveCapacity(new.cardCount)
+        newMatch.reserveCapacity(new.cardCount)
+        for section in newSections {
+            newBases.append(newNodes.count)
+            section.cards.forEachID { node, id in
+                newNodes.append(node)
+                newMatch.append(oldCards.index(ofID: id) ?? -1)
             }
         }
+        newBases.append(newNodes.count)
+        func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
+        func newID(_ j: Int, _ n: Int) -> String { newSections[j].cards.id(of: newNodes[n]) }
 
         // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
         // place (each weighs one more than the cards it keeps, so empty ones count too).
         let matches = Self.matchSections(old: oldSections, new: newSections)
         let matchedNew = newSections.indices.filter { matches[$0] != nil }
         let weights = matchedNew.map { j in
-            1 + newSections[j].cards.reduce(0) { $0 + (place[$1.id]?.section == Int32(matches[j]!) ? 1 : 0) }
+            1
+                + newRange(j).reduce(0) { count, n in
+                    count + (newMatch[n] >= 0 && oldCards.section[Int(newMatch[n])] == Int32(matches[j]!) ? 1 : 0)
+                }
         }
         var kept = [Int?](repeating: nil, count: newSections.count)
         for position in heaviestIncreasingSubsequence(matchedNew.map { matches[$0]! }, weights: weights) {
@@ -89,26 +101,24 @@ public struct DeckDiff: Equatable, Sendable {
 
         // Cards that keep their section and their order among the others stay; `found` marks the
         // old cards the new state still has.
-        var found = [Bool](repeating: false, count: Int(index))
+        var found = [Bool](repeating: false, count: oldCards.count)
         var candidates: [Int32] = []
-        for (j, section) in newSections.enumerated() {
-            for card in section.cards {
-                guard let at = place[card.id] else { continue }
-                found[Int(at.index)] = true
-                if let k = kept[j], at.section == Int32(k) { candidates.append(at.index) }
+        for j in newSections.indices {
+            for n in newRange(j) where newMatch[n] >= 0 {
+                let g = Int(newMatch[n])
+                found[g] = true
+                if let k = kept[j], oldCards.section[g] == Int32(k) { candidates.append(Int32(g)) }
             }
         }
-        var staying = [Bool](repeating: false, count: Int(index))
+        var staying = [Bool](repeating: false, count: oldCards.count)
         for position in longestIncreasingSubsequence(candidates.map { Int($0) }) {
             staying[Int(candidates[position])] = true
         }
 
         // 1. Cards that are gone.
-        for (k, section) in oldSections.enumerated() {
-            for (item, card) in section.cards.enumerated() where !found[bases[k] + item] {
-                steps.append(.deleteCard(id: card.id))
-                deleted += 1
-            }
+        for g in 0..<oldCards.count where !found[g] {
+            steps.append(.deleteCard(id: oldCards.id(g, in: oldSections)))
+            deleted += 1
         }
 
         // 2. New sections, each right after the final section before it.
@@ -129,19 +139,13 @@ public struct DeckDiff: Equatable, Sendable {
         }
 
         // 3. New content for the cards that stay or move, before any moves: a moved card then
-        // carries it, with the template it names (which only the new state may define). The
-        // cards that stay come in their old order, so their old content is found by walking the
-        // old deck once alongside.
-        var oldWalk = OldCardWalk(oldSections)
-        for section in newSections {
-            for card in section.cards {
-                guard let at = place[card.id] else { continue }
-                let k = Int(at.section)
-                let old =
-                    staying[Int(at.index)]
-                    ? oldWalk.card(at: Int(at.index)) : oldSections[k].cards[Int(at.index) - bases[k]]
-                if old != card {
-                    steps.append(.updateCard(card))
+        // carries it, with the template it names (which only the new state may define).
+        for j in newSections.indices {
+            for n in newRange(j) where newMatch[n] >= 0 {
+                let g = Int(newMatch[n])
+                let oldList = oldSections[Int(oldCards.section[g])].cards
+                if !CardList.sameContent(oldList, oldCards.node[g], newSections[j].cards, newNodes[n]) {
+                    steps.append(.updateCard(newSections[j].cards.card(of: newNodes[n])))
                     updated += 1
                 }
             }
@@ -149,18 +153,21 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 4. Every card to its final place, right after the final card before it in its section
         // (the cards in between are ones still to move away).
-        for (j, section) in newSections.enumerated() {
+        for j in newSections.indices {
             let w = slots.firstIndex(of: kept[j].map { .old($0) } ?? .new(j))!
-            var previous: String?
-            for card in section.cards {
-                defer { previous = card.id }
-                guard let at = place[card.id] else {
-                    steps.append(.insertCard(card, section: w, after: previous))
+            var previous: Int?
+            for n in newRange(j) {
+                defer { previous = n }
+                guard newMatch[n] >= 0 else {
+                    steps.append(
+                        .insertCard(
+                            newSections[j].cards.card(of: newNodes[n]), section: w, after: previous.map { newID(j, $0) }
+                        ))
                     inserted += 1
                     continue
                 }
-                if staying[Int(at.index)] { continue }
-                steps.append(.moveCard(id: card.id, section: w, after: previous))
+                if staying[Int(newMatch[n])] { continue }
+                steps.append(.moveCard(id: newID(j, n), section: w, after: previous.map { newID(j, $0) }))
                 moved += 1
             }
         }
@@ -219,41 +226,38 @@ public struct DeckDiff: Equatable, Sendable {
     }
 }
 
-/// Where a card was in the old state.
-private struct OldPlace {
-    var section: Int32
-    var index: Int32
-}
-
-/// The old deck's cards in order, for lookups at increasing global indices: O(1) each on average,
-/// where a lookup in a section's tree costs O(log n).
-private struct OldCardWalk {
+/// The old deck's cards in order, each by global index: its section and its node, and a table
+/// from id to index (4 + 4 + 8 bytes a card, where a `[String: place]` map took about 40).
+private struct OldCards {
+    var section: [Int32] = []
+    var node: [CardList.Handle] = []
+    private var table = IDTable()
     private let sections: [Section]
-    private var section = 0
-    private var base = 0
-    private var iterator: CardList.Iterator?
-    private var next = 0
-    private var last: Card?
+
+    var count: Int { node.count }
 
     init(_ sections: [Section]) {
         self.sections = sections
-        iterator = sections.first?.cards.makeIterator()
+        let total = sections.reduce(0) { $0 + $1.cards.count }
+        section.reserveCapacity(total)
+        node.reserveCapacity(total)
+        table.reserveCapacity(total)
+        for (k, cards) in sections.map(\.cards).enumerated() {
+            cards.forEachID { handle, id in
+                table.insert(Int32(node.count), hash: IDTable.hash(id))
+                section.append(Int32(k))
+                node.append(handle)
+            }
+        }
     }
 
-    /// The card at global index `index`, which is not smaller than the last one asked for.
-    mutating func card(at index: Int) -> Card {
-        while index >= base + sections[section].cards.count {
-            base += sections[section].cards.count
-            section += 1
-            iterator = sections[section].cards.makeIterator()
-            next = base
+    /// The global index of the old card with this id.
+    func index(ofID id: UnsafeBufferPointer<UInt8>) -> Int32? {
+        table.find(hash: IDTable.hash(id)) { g in sections[Int(section[Int(g)])].cards.id(of: node[Int(g)], equals: id)
         }
-        while next <= index {
-            last = iterator!.next()
-            next += 1
-        }
-        return last!
     }
+
+    func id(_ g: Int, in sections: [Section]) -> String { sections[Int(section[g])].cards.id(of: node[g]) }
 }
 
 extension Deck: DeckDiffTarget {
