@@ -47,14 +47,20 @@ public struct ScrollAnimator: Sendable {
 
     /// Starts a scroll from the presented offset (so a scroll replacing a running one does not
     /// jump). Returns the replaced scroll's event, if one was running.
+    ///
+    /// `startTime` fixes when the scroll starts instead of at its first frame (playback's page
+    /// moves start exactly when their dwell ends); `tag` nil reports nothing.
     @discardableResult
-    public mutating func scroll(to target: Double, duration: Double, curve: TimingCurve, tag: Int) -> ScrollFinished? {
+    public mutating func scroll(
+        to target: Double, duration: Double, curve: TimingCurve, tag: Int?, startTime: Double? = nil
+    ) -> ScrollFinished? {
         precondition(duration >= 0 && duration.isFinite && target.isFinite, "ScrollAnimator: bad scroll request")
         let replaced = animation.flatMap { running in
             running.tag.map { ScrollFinished(tag: $0, offset: presentedOffset, interrupted: true) }
         }
         animation = ScrollAnimation(
-            startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
+            startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, startTime: startTime,
+            tag: tag)
         return replaced
     }
 

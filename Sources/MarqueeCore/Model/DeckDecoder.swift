@@ -122,7 +122,7 @@ public struct DeckDecoder {
         return members
     }
 
-    private static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
+    private static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates", "playback"]
     private static let sectionFields = ["title", "id", "cards"]
     private static let cardFields = [
         "id", "title", "body", "color", "accent", "height", "direction", "template", "fields", "expires",
@@ -151,6 +151,7 @@ public struct DeckDecoder {
         if let templates = Self.value(fields, "templates") {
             deck.templates = self.templates(templates, path: "templates")
         }
+        if let playback = Self.value(fields, "playback") { deck.playback = self.playback(playback, path: "playback") }
         guard let sectionsJSON = Self.value(fields, "sections") else {
             report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
             return deck
