@@ -93,6 +93,8 @@ public struct ScrollAnimator: Sendable {
     /// animation that starts outside it (the view following content that shrank) does not jump.
     public mutating func advance(to targetTime: Double, within bounds: ClosedRange<Double>? = nil) -> ScrollFinished? {
         guard var running = animation else { return nil }
+        // Nothing to animate (with a start time given in advance, progress would be 0 / 0).
+        if running.duration <= 0 && running.startTime != nil { return finish(running) }
         guard let startTime = running.startTime else {
             // First frame: remember when the animation started; it draws the starting offset,
             // unless there is nothing to animate.
