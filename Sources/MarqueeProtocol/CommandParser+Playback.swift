@@ -3,7 +3,7 @@ import MarqueeCore
 /// `play pages [dwell=S] [duration=S] [curve=NAME] [wrap=rewind|loop]`, `play cards N [...]` and
 /// `play ticker [speed=PX]` (docs/protocol.md, "Playback").
 extension CommandParser {
-    static let playUsage =
+    public static let playUsage =
         "play pages|cards N [dwell=S] [duration=S] [curve=NAME] [wrap=rewind|loop] | play ticker [speed=PX]"
 
     static func playback(_ arguments: [Substring]) throws(CommandError) -> PlaybackSettings {
