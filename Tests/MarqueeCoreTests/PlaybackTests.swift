@@ -74,13 +74,12 @@ final class PlaybackTests: XCTestCase {
         _ = driver.scene.play(PlaybackSettings(mode: .pages, dwell: 2, duration: 1, curve: .linear), now: driver.now)
         XCTAssertEqual(driver.scene.nextPlaybackChange!, 2, accuracy: 1e-9, "the first page rests a dwell")
         XCTAssertFalse(driver.scene.needsFrame, "nothing is drawn while a page rests")
-        driver.run(until: 13.9)
-        // Card 3 (400 to 500) is cut by the bottom edge at 480: the next page starts with it,
-        // placed where the first card rests (40 px down), so 360; then card 6 (720), card 9 (1080,
-        // past the end of 780: the last page has room below its card), then back to 0.
-        let moves: [(start: Double, from: Double, to: Double)] = [
-            (2, 0, 360), (5, 360, 720), (8, 720, 1080), (11, 1080, 0),
-        ]
+        driver.run(until: 10.9)
+        // Card 3 (400 to 500) is cut by the bottom edge at 480: the next page starts with it, one
+        // spacing (20 px) below the top, so nothing of card 2 shows: 380. That page holds cards 3
+        // to 6 whole (6 ends at 860, the page's bottom edge), so card 7 (880) starts the next: 860,
+        // past the deck's end of 780 (the last page has room below its card). Then back to 0.
+        let moves: [(start: Double, from: Double, to: Double)] = [(2, 0, 380), (5, 380, 860), (8, 860, 0)]
         for move in moves {
             XCTAssertEqual(
                 driver.offset(atTarget: move.start - 0.01)!, move.from, accuracy: 1e-9, "rest before \(move.start)")
@@ -101,7 +100,7 @@ final class PlaybackTests: XCTestCase {
                 moves.contains { frame.target >= $0.start - 1e-9 && frame.target <= $0.start + 1 + 1e-9 },
                 "no frame during a dwell (frame at \(frame.target))")
         }
-        XCTAssertEqual(driver.frames.count, 1 + 4 * 61, "61 frames a move: its start (progress 0) to its end")
+        XCTAssertEqual(driver.frames.count, 1 + 3 * 61, "61 frames a move: its start (progress 0) to its end")
     }
 
     func testCardsMoveNAtATimeAndACardTallerThanThePageStillPages() {
@@ -109,10 +108,10 @@ final class PlaybackTests: XCTestCase {
         driver.frame(atVblank: 0)
         _ = driver.scene.play(PlaybackSettings(mode: .cards(2), dwell: 1, duration: 0), now: 0)
         driver.run(until: 6.5)
-        // Two cards (240 px) at a time; at 720 (card 6 at the top) the last card ends on screen
-        // (1220 − 720 = 500 > 480: not yet), at 960 it does: rewind.
+        // Two cards (240 px) at a time, each page's first card 20 px down; at 740 (card 6 at the
+        // top) the last card ends exactly at the bottom edge: rewind.
         let rests = [1.5, 2.5, 3.5, 4.5, 5.5].map { driver.offset(atTarget: $0)! }
-        XCTAssertEqual(rests, [240, 480, 720, 960, 0])
+        XCTAssertEqual(rests, [260, 500, 740, 0, 260])
 
         var tall = Self.deck(cards: 3)
         tall.sections[0].cards[0].height = 1000
@@ -120,7 +119,7 @@ final class PlaybackTests: XCTestCase {
         paging.frame(atVblank: 0)
         _ = paging.scene.play(PlaybackSettings(mode: .pages, dwell: 1, duration: 0), now: 0)
         paging.run(until: 1.5)
-        XCTAssertEqual(paging.offset(atTarget: 1.5)!, 1020, "past the 1000 px card to the next row")
+        XCTAssertEqual(paging.offset(atTarget: 1.5)!, 1040, "past the 1000 px card to the next row")
     }
 
     func testPauseKeepsTheRestOfTheDwellAndResumeGoesOn() throws {
@@ -139,13 +138,13 @@ final class PlaybackTests: XCTestCase {
             XCTAssertEqual((error as? PlaybackError)?.message, "playback is not paused")
         }
         driver.run(until: 11.1)
-        XCTAssertEqual(driver.offset(atTarget: 11.1)!, 360)
+        XCTAssertEqual(driver.offset(atTarget: 11.1)!, 380)
 
         // Paused mid-move: the move ends on its page, and nothing moves after it.
         driver.run(until: 13.2)  // the next move runs from 13.0 to 13.5
         try driver.scene.pausePlayback(now: driver.now)
         driver.run(until: 30)
-        XCTAssertEqual(driver.frames.last!.offset, 720, "the move reached its page")
+        XCTAssertEqual(driver.frames.last!.offset, 860, "the move reached its page")
         XCTAssertLessThan(driver.frames.last!.target, 13.6, "and nothing after it")
         XCTAssertTrue(driver.scene.stopPlayback())
         XCTAssertFalse(driver.scene.stopPlayback(), "nothing plays any more")
@@ -157,11 +156,11 @@ final class PlaybackTests: XCTestCase {
         driver.frame(atVblank: 0)
         _ = driver.scene.play(PlaybackSettings(mode: .pages, dwell: 2, duration: 0.5), now: 0)
         driver.run(until: 1)
-        // A card 300 px high at the top: cards 0 (40 to 340) and 1 (360 to 460) fit, the old card
-        // 0, now third (480 to 580), is cut: the next page starts with it, at 440.
+        // A card 300 px high at the top: it (40 to 340) and c0 (360 to 460) fit, c1, now third (480
+        // to 580), is cut: the next page starts with it, at 460.
         try driver.scene.perform(.insert(.index(0), Card(id: "tall", title: "Tall", height: 300)), tag: nil)
         driver.run(until: 3)
-        XCTAssertEqual(driver.offset(atTarget: 3)!, 440)
+        XCTAssertEqual(driver.offset(atTarget: 3)!, 460)
         XCTAssertEqual(driver.scene.deck.sections[0].cards[2].id, "c1")
     }
 
@@ -230,9 +229,11 @@ final class PlaybackTests: XCTestCase {
         driver.frame(atVblank: 0)
         _ = driver.scene.play(PlaybackSettings(mode: .pages, dwell: 1, duration: 0, wrap: .loop), now: 0)
         driver.run(until: 5.5)
-        // Pages of 3 cards (360 px): 360, then 720, 1080 reduced by the period (600) to 120...
+        // The first page starts with card 3 (380); the next with the second copy's card 2 (880,
+        // so 860, brought back by the 600 px period to 260), then its card 1 (740: 140), then its
+        // card 0 (620: 20, the first card one spacing below the top, as at the start).
         let rests = [1.5, 2.5, 3.5, 4.5].map { driver.offset(atTarget: $0)! }
-        XCTAssertEqual(rests, [360, 120, 480, 240], "each page 360 px further, modulo the 600 px period")
+        XCTAssertEqual(rests, [380, 260, 140, 20], "each page starting with a whole card, in the deck's copies")
 
         var doubled = Self.deck(cards: 5)
         for card in Array(doubled.sections[0].cards) {
@@ -241,7 +242,7 @@ final class PlaybackTests: XCTestCase {
             doubled.sections[0].cards.append(copy)
         }
         var reference = Scene(deck: doubled, viewport: Self.viewport)
-        _ = reference.scroll(to: .offset(360), duration: 0, curve: .linear, tag: 1)
+        _ = reference.scroll(to: .offset(380), duration: 0, curve: .linear, tag: 1)
         var referenceList = DisplayList()
         _ = reference.frame(at: FrameTime(timestamp: 0, targetTimestamp: 0), into: &referenceList)
 
@@ -249,7 +250,7 @@ final class PlaybackTests: XCTestCase {
         looping.frame(atVblank: 0)
         _ = looping.scene.play(PlaybackSettings(mode: .pages, dwell: 1, duration: 0, wrap: .loop), now: 0)
         looping.run(until: 1.5)
-        XCTAssertEqual(looping.list.offset, 360)
+        XCTAssertEqual(looping.list.offset, 380)
         func titlesAndFrames(_ list: DisplayList) -> [String] {
             list.items.map { item in
                 guard case .card(let card, _, _, _) = item.content else { return "header" }
@@ -261,9 +262,9 @@ final class PlaybackTests: XCTestCase {
             looping.list.items.compactMap { item -> String? in
                 if case .card(let card, _, _, _) = item.content { return card.id }
                 return nil
-            }, ["c2", "c3", "c4", "c0", "c1"], "card 4, then cards 0 and 1 again right after it")
+            }, ["c3", "c4", "c0", "c1"], "card 4, then cards 0 and 1 again right after it")
         let tops = looping.list.items.map(\.frame.y)
-        XCTAssertEqual(zip(tops, tops.dropFirst()).map { $1 - $0 }, [120, 120, 120, 120], "one spacing apart, no gap")
+        XCTAssertEqual(zip(tops, tops.dropFirst()).map { $1 - $0 }, [120, 120, 120], "one spacing apart, no gap")
     }
 
     func testStoppingInTheSeamGoesToTheNearerEndAndScrollsStayInTheDeck() {
@@ -271,10 +272,10 @@ final class PlaybackTests: XCTestCase {
         driver.frame(atVblank: 0)
         _ = driver.scene.play(PlaybackSettings(mode: .pages, dwell: 1, duration: 0, wrap: .loop), now: 0)
         driver.run(until: 1.5)
-        XCTAssertEqual(driver.list.offset, 360, "in the seam: the deck ends at 180")
+        XCTAssertEqual(driver.list.offset, 380, "in the seam: the deck ends at 180")
         XCTAssertTrue(driver.scene.stopPlayback())
         driver.frame(atVblank: driver.vblank + 1)
-        XCTAssertEqual(driver.list.offset, 180, "nearer the end (180) than the next start (600)")
+        XCTAssertEqual(driver.list.offset, 180, "nearer the end (180) than the next copy's start (620)")
         XCTAssertEqual(driver.list.items.count, 4, "only the deck's own cards")
     }
 

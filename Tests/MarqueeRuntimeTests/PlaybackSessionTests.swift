@@ -6,7 +6,7 @@ import XCTest
 /// software backend's virtual clock, and the dwell's wake-ups on the real binary.
 final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
     /// Ten untitled cards 100 px high, 20 px apart, insets 40 (card i from 40 + 120 i), in a 640x480
-    /// view: pages at 0, 360, 720, 1080 (the last with room below), then back to 0.
+    /// view: pages at 0, 380, 860 (the last with room below), then back to 0.
     static func deckJSON(cards: Int = 10, playback: String? = nil, firstHeight: Int? = nil) -> String {
         let list = (0..<cards).map { index in
             let height = index == 0 ? firstHeight.map { ",\"height\":\($0)" } ?? "" : ""
@@ -38,8 +38,8 @@ final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(run.replies[0]["mode"]?.string, "pages")
         XCTAssertEqual(run.replies[0]["dwell"]?.number, 2)
         XCTAssertEqual(run.replies[0]["wrap"]?.string, "rewind")
-        // Moves from 2 to 2.5, 4.5 to 5, 7 to 7.5 and (back to 0) 9.5 to 10.
-        let moves = [(2.0, 0.0, 360.0), (4.5, 360, 720), (7, 720, 1080), (9.5, 1080, 0)]
+        // Moves from 2 to 2.5, 4.5 to 5, (back to 0) 7 to 7.5 and 9.5 to 10.
+        let moves = [(2.0, 0.0, 380.0), (4.5, 380, 860), (7, 860, 0), (9.5, 0, 380)]
         for (start, from, to) in moves {
             XCTAssertEqual(offset(run, at: start - 0.01), from)
             XCTAssertEqual(offset(run, at: start + 0.25)!, (from + to) / 2, accuracy: 1e-6)
@@ -56,7 +56,7 @@ final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
         let run = try SessionHarness.run(
             "play pages dwell=1 duration=0\nwait 1.5\nscroll-to 0 duration=0\nwait 5\nresume\n",
             deckPath: writeDeck(Self.deckJSON()))
-        XCTAssertEqual(offset(run, at: 1.4), 360)
+        XCTAssertEqual(offset(run, at: 1.4), 380)
         XCTAssertEqual(run.trace.last!.offsetY, 0)
         XCTAssertEqual(offset(run, at: 6), 0, "no page after the scroll")
         let stopped = events(run, "playback-stopped")
@@ -72,18 +72,18 @@ final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
         let run = try SessionHarness.run(
             "play pages dwell=1 duration=0\nscroll-to 99\nwait 1.5\n", deckPath: writeDeck(Self.deckJSON()))
         XCTAssertEqual(run.replies[1]["ok"]?.bool, false)
-        XCTAssertEqual(offset(run, at: 1.5), 360, "the pages went on")
+        XCTAssertEqual(offset(run, at: 1.5), 380, "the pages went on")
         XCTAssertTrue(events(run, "playback-stopped").isEmpty)
     }
 
     func testEditsAndApplyDuringPlaybackShapeTheNextPage() throws {
         // A 300 px card inserted at the top during the first dwell: cards "tall" (40 to 340) and
-        // c0 (360 to 460) fit, c1 (480 to 580) is cut, so the next page is at 440.
+        // c0 (360 to 460) fit, c1 (480 to 580) is cut, so the next page starts with it: 460.
         let insert = try SessionHarness.run(
             "play pages dwell=1 duration=0\nwait 0.5\ninsert 0 {\"id\":\"tall\",\"title\":\"Tall\",\"height\":300}\nwait 1\n",
             deckPath: writeDeck(Self.deckJSON()))
         XCTAssertEqual(insert.replies[2]["ok"]?.bool, true)
-        XCTAssertEqual(offset(insert, at: 1.5), 440)
+        XCTAssertEqual(offset(insert, at: 1.5), 460)
         // The same through `apply`: a feed's new state with its first card 300 px high.
         let stateJSON = Self.deckJSON(firstHeight: 300)
         let apply = try SessionHarness.run(
@@ -91,7 +91,7 @@ final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
             deckPath: writeDeck(Self.deckJSON()))
         XCTAssertEqual(apply.replies[2]["updated"]?.number, 1)
         // c0 (40 to 340), c1 (360 to 460) fit, c2 (480 to 580) is cut.
-        XCTAssertEqual(offset(apply, at: 1.5), 440)
+        XCTAssertEqual(offset(apply, at: 1.5), 460)
     }
 
     func testHostileCommandsAreClearErrorsAndChangeNothing() throws {
@@ -200,16 +200,16 @@ final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
             apply \(Self.deckJSON(playback: #"{"mode":"cards","cards":1,"dwell":1,"duration":0}"#))
             wait 0.5
             """ + "\n", deckPath: playing)
-        XCTAssertEqual(offset(run, at: 1.5), 360, "the deck paged by itself")
+        XCTAssertEqual(offset(run, at: 1.5), 380, "the deck paged by itself")
         // The loaded deck has no playback: the deck's playback ends; the offset stays.
-        XCTAssertEqual(offset(run, at: 3.4), 360)
-        // The applied state plays one card at a time from 3.5 + 1.
-        XCTAssertEqual(offset(run, at: 4.4), 360)
-        XCTAssertEqual(offset(run, at: 4.6), 480)
+        XCTAssertEqual(offset(run, at: 3.4), 380)
+        // The applied state plays one card at a time from 3.5 + 1: card 4 to the top.
+        XCTAssertEqual(offset(run, at: 4.4), 380)
+        XCTAssertEqual(offset(run, at: 4.6), 500)
         // The same playback applied again (a feed's next state) changes nothing: the dwell from
         // 4.5 goes on, the next card comes at 5.5.
-        XCTAssertEqual(offset(run, at: 5.4), 480)
-        XCTAssertEqual(run.trace.last!.offsetY, 600)
+        XCTAssertEqual(offset(run, at: 5.4), 500)
+        XCTAssertEqual(run.trace.last!.offsetY, 620)
         XCTAssertTrue(events(run, "playback-stopped").isEmpty, "no source started these")
     }
 

@@ -41,21 +41,25 @@ extension Scene {
         self.row(containing: row.top + row.extent, looping: looping)
     }
 
-    /// The offset that puts `row` where the first card rests (`insets.top` below the top), as
-    /// `scroll-to` does.
-    func pageOffset(placing row: RowSpan) -> Double { row.top - layout.configuration.insets.top }
+    /// How far below the top a page's first row rests: one `spacing` (or `insets.top`, when that
+    /// is less), so nothing of the row before it shows above it. (`scroll-to` places a card
+    /// `insets.top` down, where the first card rests, which may show the foot of the card before.)
+    var pageGap: Double { min(layout.configuration.insets.top, layout.configuration.spacing) }
+
+    /// The offset that puts `row` at the top of a page.
+    func pageOffset(placing row: RowSpan) -> Double { row.top - pageGap }
 
     /// The offset of the page after the one at `current`, or nil at the deck's end (wrap=rewind
     /// then scrolls back to 0).
     ///
-    /// Pages: the next page starts with the first row not wholly shown now, so it is never cut
-    /// at the top; the last page may leave room below the deck's last card. Cards: N cards past
+    /// Pages: the next page starts with the first row not wholly shown now, so nothing is ever
+    /// cut at the top; the last page may leave room below the deck's last card. Cards: N cards past
     /// the card row at the top (whole rows in a grid). Either moves at least one row, so a card
     /// taller than the screen still pages.
     func nextPageOffset(from current: Double, _ settings: PlaybackSettings) -> Double? {
         let looping = settings.loops
         let height = scrollSpaceHeight
-        guard let top = row(containing: current + layout.configuration.insets.top + 0.5, looping: looping) else {
+        guard let top = row(containing: current + pageGap + 0.5, looping: looping) else {
             // Past the end (the deck shrank under the last page): back to the start.
             return looping ? nil : (current > 0.5 ? 0 : nil)
         }
@@ -86,7 +90,7 @@ extension Scene {
             }
         }
         guard var next else { return looping ? nil : (current > 0.5 ? 0 : nil) }
-        if pageOffset(placing: next) <= current + 0.5 {
+        if next.top <= top.top + 0.5 && next.copy == top.copy || pageOffset(placing: next) <= current + 0.5 {
             // The row at the top is taller than the page (or N cards stay in it): one row on.
             guard let after = row(after: top, looping: looping) else { return current > 0.5 ? 0 : nil }
             next = after
