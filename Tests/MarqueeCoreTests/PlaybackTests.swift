@@ -122,6 +122,34 @@ final class PlaybackTests: XCTestCase {
         XCTAssertEqual(paging.offset(atTarget: 1.5)!, 1040, "past the 1000 px card to the next row")
     }
 
+    func testCardsInAGridMoveWholeRowsAndHeadersArePagesToo() {
+        // Three columns, 12 cards in 4 rows of 120 px from 40; titled: a 60 px header row first.
+        var deck = SmallDecks.deck(sectionCounts: [12], titled: true, kind: .grid, columns: 3)
+        deck.layout.cardHeight = 100
+        deck.layout.spacing = 20
+        deck.layout.headerHeight = 60
+        deck.layout.insets = EdgeInsets(all: 40)
+        let viewport = PixelSize(width: 640, height: 300)
+        // Card 3 starts the second row: `cards 3` moves a row at a time; `cards 1` too (at least
+        // a row, the first move only past the header); `cards 6` two rows, then rewinds once the
+        // last row is on screen.
+        for (count, expected) in [(3, [220.0, 340]), (1, [100, 220]), (6, [340, 0])] {
+            var driver = Driver(Scene(deck: deck, viewport: viewport))
+            driver.frame(atVblank: 0)
+            _ = driver.scene.play(PlaybackSettings(mode: .cards(count), dwell: 1, duration: 0), now: 0)
+            driver.run(until: 2.5)
+            // Rows: the header 40 to 100, cards 120 to 220, 240 to 340, 360 to 460, 480 to 580.
+            XCTAssertEqual([1.5, 2.5].map { driver.offset(atTarget: $0)! }, expected, "play cards \(count)")
+        }
+        var pages = Driver(Scene(deck: deck, viewport: viewport))
+        pages.frame(atVblank: 0)
+        _ = pages.scene.play(PlaybackSettings(mode: .pages, dwell: 1, duration: 0), now: 0)
+        pages.run(until: 2.5)
+        // At 0 the header and the first row fit (to 220), the second row (240 to 340) is cut: it
+        // starts the next page (220); that page holds rows 2 and 3 whole (to 460): row 4 next (460).
+        XCTAssertEqual([1.5, 2.5].map { pages.offset(atTarget: $0)! }, [220, 460])
+    }
+
     func testPauseKeepsTheRestOfTheDwellAndResumeGoesOn() throws {
         var driver = Driver(Scene(deck: Self.deck(cards: 10), viewport: Self.viewport))
         driver.frame(atVblank: 0)
