@@ -176,6 +176,9 @@ final class PlaybackTests: XCTestCase {
         XCTAssertLessThan(driver.frames.last!.target, 13.6, "and nothing after it")
         XCTAssertTrue(driver.scene.stopPlayback())
         XCTAssertFalse(driver.scene.stopPlayback(), "nothing plays any more")
+        driver.run(until: 32)
+        XCTAssertEqual(
+            driver.frames.last!.offset, 780, "stopped on the last page, past the deck's end (780): back to the end")
         XCTAssertThrowsError(try driver.scene.resumePlayback(now: 30))
     }
 

@@ -402,7 +402,7 @@ extension Scene {
 
     /// After the content shrank below the scroll, bring the view back to the new end over the
     /// transition, as the cards move (a jump would shift everything at once).
-    private mutating func settleOffset() {
+    mutating func settleOffset() {
         let maximum = layout.maxOffset
         // Playback may rest past the end (a last page with room below it, a loop's seam); its
         // next move starts from there.

@@ -67,12 +67,15 @@ extension Scene {
     }
 
     /// `stop` (and any scroll command): playback ends; a page move under way still reaches its
-    /// page. Returns false when nothing was playing.
+    /// page. A last page resting past the deck's end (room below its last card) comes back to the
+    /// end over the transition, as after an edit that shrinks the content: without playback the
+    /// offset stays within the content. Returns false when nothing was playing.
     @discardableResult
     public mutating func stopPlayback() -> Bool {
         guard let running = playback else { return false }
         if running.settings.loops { leaveLoop() }
         playback = nil
+        settleOffset()
         return true
     }
 
