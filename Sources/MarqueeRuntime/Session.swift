@@ -181,7 +181,11 @@ public final class Session {
     /// going stale) and needs a frame, though nothing else moves.
     private var nextChange: Double? {
         // A page's dwell ending is one more such moment: its timer is the only wake-up of a dwell.
-        [renderer.nextRedraw, scene.nextStaleChange, scene.nextPlaybackChange].compactMap { $0 }.min()
+        // Folded by hand, not through an array: this runs on every pass of the loop.
+        var earliest = renderer.nextRedraw
+        if let stale = scene.nextStaleChange { earliest = min(earliest ?? stale, stale) }
+        if let dwellEnd = scene.nextPlaybackChange { earliest = min(earliest ?? dwellEnd, dwellEnd) }
+        return earliest
     }
 
     private func earliestWaitDeadline() -> Double? {
