@@ -24,6 +24,11 @@ public enum Command: Equatable, Sendable {
     /// `apply FILE` or `apply {DECK_JSON}`: a whole new deck state, shown as one animated batch of
     /// its differences from the current one.
     case apply(DeckSource)
+    /// `play pages|cards N|ticker [options]`: signage playback (options left out are nil).
+    case play(PlaybackSettings)
+    case pause
+    case resume
+    case stop
 
     /// Whether the command edits the deck (and so may stand between `batch` and `commit`).
     public var isEdit: Bool {
@@ -53,6 +58,10 @@ public enum Command: Equatable, Sendable {
         case .commit: return "commit"
         case .appear: return "appear"
         case .apply: return "apply"
+        case .play: return "play"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .stop: return "stop"
         }
     }
 }

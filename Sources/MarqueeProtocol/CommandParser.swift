@@ -32,6 +32,10 @@ public enum CommandParser {
         "batch": "batch",
         "commit": "commit",
         "apply": "apply DECK.json | apply {DECK_JSON}",
+        "play": playUsage,
+        "pause": "pause",
+        "resume": "resume",
+        "stop": "stop",
     ]
 
     /// nil for a blank line or a comment.
@@ -140,17 +144,22 @@ public enum CommandParser {
         case "commit":
             guard arguments.isEmpty else { throw wrongCount("commit") }
             return .commit
+        case "play":
+            return .play(try playback(arguments))
+        case "pause", "resume", "stop":
+            guard arguments.isEmpty else { throw wrongCount(String(name)) }
+            return name == "pause" ? .pause : name == "resume" ? .resume : .stop
         default:
             let known = usage.keys.sorted().joined(separator: ", ")
             throw CommandError("unknown command \(MessageText.quoted(name)) (known commands: \(known))")
         }
     }
 
-    private static func missing(_ what: String, for command: String) -> CommandError {
+    static func missing(_ what: String, for command: String) -> CommandError {
         CommandError("\(command): missing \(what) (usage: \(usage[command]!))")
     }
 
-    private static func wrongCount(_ command: String) -> CommandError {
+    static func wrongCount(_ command: String) -> CommandError {
         CommandError("\(command): wrong number of arguments (usage: \(usage[command]!))")
     }
 

@@ -31,6 +31,8 @@ extension Session {
             source.output.flush()
             close(source.inputDescriptor)
             for (tag, owner) in tagOwners where owner.source === source { tagOwners[tag] = nil }
+            // Its playback goes on; its end is told to no one (the descriptor may be reused).
+            if playbackOwner?.source === source { playbackOwner = nil }
             dropped = true
             return true
         }

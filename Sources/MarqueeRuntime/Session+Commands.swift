@@ -36,7 +36,8 @@ extension Session {
             guard link.now >= deadline - 1e-9 else { return false }
             source.reply(ok: seq, json: &json)
         case .idle(let seq):
-            guard !scene.needsFrame, !link.isFramePending else { return false }
+            // A running ticker never ends: idle means everything else has.
+            guard !scene.needsFrameBesidesTicker, !link.isFramePending || scene.isTickerRunning else { return false }
             source.reply(ok: seq, json: &json)
         case .snapshot(let seq, let path):
             guard !scene.hasUnpresentedChange else { return false }
@@ -44,7 +45,7 @@ extension Session {
         case .load(let seq, let load):
             guard let result = load.result else { return false }
             do throws(RuntimeError) {
-                try replaceDeck(with: try result.get(), path: load.path)
+                try replaceDeck(with: try result.get(), path: load.path, restartsPlayback: true)
                 source.reply(ok: seq, json: &json)
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
@@ -80,7 +81,9 @@ extension Session {
         // are; a state given on the line keeps the folder of the deck shown.
         if let path { renderer.imagePath = imageResolver(deckPath: path) }
         let tag = tag(for: source, seq: seq)
+        let previousPlayback = scene.deck.playback
         let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
+        followDeckPlayback(deck.playback, previous: previousPlayback, restart: false)
         scene.markTag(tag)
         tagEvents[tag] = "batch-finished"
         json.reset()
@@ -91,8 +94,11 @@ extension Session {
     private func apply(_ command: Command, seq: Int, _ source: CommandSource) {
         switch command {
         case .scrollTo(let target, let options):
+            // A scroll stops playback, but a scroll that fails changes nothing.
+            if case .success = target.resolve(in: scene.layout, deck: scene.deck) { endPlayback(reason: "scroll") }
             scroll(to: target, options, seq: seq, source)
         case .scrollBy(let amount, let options):
+            endPlayback(reason: "scroll")
             switch amount {
             case .rows(let rows): scroll(to: scene.target(byRows: rows), options, seq: seq, source)
             case .pixels(let pixels):
@@ -147,6 +153,8 @@ extension Session {
             source.reply(ok: seq, json: &json)
         case .commit:
             source.reply(error: "commit: no batch is open (send batch first)", seq: seq, json: &json)
+        case .play, .pause, .resume, .stop:
+            applyPlayback(command, seq: seq, source)
         }
     }
 
@@ -223,7 +231,9 @@ extension Session {
     }
 
     /// Shows `deck` if its fonts can be opened; otherwise nothing changes.
-    func replaceDeck(with deck: Deck, path: String) throws(RuntimeError) {
+    /// `restartsPlayback`: the deck's own `playback` starts even if the shown deck had the same
+    /// (`load`); a reload starts it only when it changed.
+    func replaceDeck(with deck: Deck, path: String, restartsPlayback: Bool = false) throws(RuntimeError) {
         // The renderer opens the --font file again for the new style; it must not have become a
         // FIFO or a device since the start.
         try Self.checkFontFile(options.fontPath)
@@ -235,7 +245,9 @@ extension Session {
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
         renderer.imagePath = imageResolver(deckPath: path)
+        let previousPlayback = scene.deck.playback
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
+        followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {

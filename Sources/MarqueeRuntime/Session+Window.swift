@@ -27,6 +27,7 @@ extension Session {
 
     /// A scroll asked for with a key: the same animation as `scroll-to`, answered to no one.
     private func scrollFromWindow(to target: ScrollTarget) {
+        endPlayback(reason: "scroll")
         let tag = nextTag  // owned by no source, so its end is reported to no one
         nextTag += 1
         switch scene.scroll(to: target, duration: ScrollOptions.defaultDuration, curve: .default, tag: tag) {

@@ -62,6 +62,10 @@ public final class Session {
     /// Tags whose end is reported as an event, and that event's name.
     var tagEvents: [Int: String] = [:]
     private var finishedTags: [Int] = []
+    /// The `play` command whose playback runs (told with `playback-stopped` when it ends); nil
+    /// for none, or for a deck's own playback, which `playbackFromDeck` marks.
+    var playbackOwner: (source: CommandSource, seq: Int)?
+    var playbackFromDeck = false
 
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
@@ -139,6 +143,7 @@ public final class Session {
         if options.appearAtStart {
             scene.appear(stagger: 0.08)
         }
+        followDeckPlayback(scene.deck.playback, previous: nil, restart: true)
         while !quitting {
             applyFinishedReloads()
             try applyQueuedCommands()
@@ -158,7 +163,12 @@ public final class Session {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
                 continue
             }
-            if endsWithInput && standardInput.isFinished && !link.isFramePending { break }
+            // A ticker never ends, so it holds no one up (as `wait idle` does not wait for it).
+            if endsWithInput && standardInput.isFinished
+                && (!link.isFramePending || (scene.isTickerRunning && !scene.needsFrameBesidesTicker))
+            {
+                break
+            }
             signalled = try waitForEvents()
             handleWindowInput()
             if quitting { break }
@@ -170,12 +180,12 @@ public final class Session {
     /// The link time at which something changes by itself (a marquee, a clock, an image, a card
     /// going stale) and needs a frame, though nothing else moves.
     private var nextChange: Double? {
-        switch (renderer.nextRedraw, scene.nextStaleChange) {
-        case (let a?, let b?): min(a, b)
-        case (let a?, nil): a
-        case (nil, let b?): b
-        case (nil, nil): nil
-        }
+        // A page's dwell ending is one more such moment: its timer is the only wake-up of a dwell.
+        // Folded by hand, not through an array: this runs on every pass of the loop.
+        var earliest = renderer.nextRedraw
+        if let stale = scene.nextStaleChange { earliest = min(earliest ?? stale, stale) }
+        if let dwellEnd = scene.nextPlaybackChange { earliest = min(earliest ?? dwellEnd, dwellEnd) }
+        return earliest
     }
 
     private func earliestWaitDeadline() -> Double? {

@@ -70,3 +70,44 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(writer.string, #"{"event":"batch-finished","seq":5,"presented":2.25}"#)
     }
 }
+
+/// `play`, `pause`, `resume`, `stop` (docs/protocol.md, "Playback").
+final class PlaybackCommandParserTests: XCTestCase {
+    func command(_ text: String) throws -> Command { try XCTUnwrap(CommandParser.parse(text)).get() }
+
+    func testEveryFormAndOption() throws {
+        XCTAssertEqual(try command("play pages"), .play(PlaybackSettings(mode: .pages)))
+        XCTAssertEqual(
+            try command("play pages dwell=10 duration=1.5 curve=cubic-bezier(0.2, 0, 0.2, 1) wrap=loop"),
+            .play(
+                PlaybackSettings(
+                    mode: .pages, dwell: 10, duration: 1.5, curve: TimingCurve(name: "cubic-bezier(0.2,0,0.2,1)"),
+                    wrap: .loop)))
+        XCTAssertEqual(try command("play cards 3 dwell=0"), .play(PlaybackSettings(mode: .cards(3), dwell: 0)))
+        XCTAssertEqual(try command("play ticker speed=120"), .play(PlaybackSettings(mode: .ticker, speed: 120)))
+        XCTAssertEqual(try command("pause"), .pause)
+        XCTAssertEqual(try command("resume"), .resume)
+        XCTAssertEqual(try command("stop   # a comment"), .stop)
+    }
+
+    func testMistakesAreRefusedWithWhy() {
+        func error(_ text: String) -> String? {
+            guard case .failure(let error) = CommandParser.parse(text) else { return nil }
+            return error.message
+        }
+        XCTAssertEqual(
+            error("play"),
+            "play: missing what to play (pages, cards N or ticker) (usage: \(CommandParser.playUsage))")
+        XCTAssertEqual(error("play cards"), "play: missing a number of cards (usage: \(CommandParser.playUsage))")
+        XCTAssertEqual(
+            error("play ticker wrap=loop")?.hasPrefix(
+                "play ticker: unknown option \"wrap=loop\" (play ticker takes speed;"), true)
+        XCTAssertEqual(error("play pages speed=80")?.hasPrefix("play pages: unknown option \"speed=80\""), true)
+        XCTAssertEqual(error("play pages fast")?.hasPrefix("play pages: unknown option \"fast\""), true)
+        XCTAssertEqual(
+            error("play ticker speed=1e400"),
+            "play ticker: speed=\"1e400\" is not a speed in px/s above 0 and at most 100000")
+        XCTAssertEqual(error("resume now"), "resume: wrong number of arguments (usage: resume)")
+        XCTAssertEqual(error("stop 1"), "stop: wrong number of arguments (usage: stop)")
+    }
+}

@@ -47,14 +47,20 @@ public struct ScrollAnimator: Sendable {
 
     /// Starts a scroll from the presented offset (so a scroll replacing a running one does not
     /// jump). Returns the replaced scroll's event, if one was running.
+    ///
+    /// `startTime` fixes when the scroll starts instead of at its first frame (playback's page
+    /// moves start exactly when their dwell ends); `tag` nil reports nothing.
     @discardableResult
-    public mutating func scroll(to target: Double, duration: Double, curve: TimingCurve, tag: Int) -> ScrollFinished? {
+    public mutating func scroll(
+        to target: Double, duration: Double, curve: TimingCurve, tag: Int?, startTime: Double? = nil
+    ) -> ScrollFinished? {
         precondition(duration >= 0 && duration.isFinite && target.isFinite, "ScrollAnimator: bad scroll request")
         let replaced = animation.flatMap { running in
             running.tag.map { ScrollFinished(tag: $0, offset: presentedOffset, interrupted: true) }
         }
         animation = ScrollAnimation(
-            startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, tag: tag)
+            startOffset: presentedOffset, targetOffset: target, duration: duration, curve: curve, startTime: startTime,
+            tag: tag)
         return replaced
     }
 
@@ -87,6 +93,8 @@ public struct ScrollAnimator: Sendable {
     /// animation that starts outside it (the view following content that shrank) does not jump.
     public mutating func advance(to targetTime: Double, within bounds: ClosedRange<Double>? = nil) -> ScrollFinished? {
         guard var running = animation else { return nil }
+        // Nothing to animate (with a start time given in advance, progress would be 0 / 0).
+        if running.duration <= 0 && running.startTime != nil { return finish(running) }
         guard let startTime = running.startTime else {
             // First frame: remember when the animation started; it draws the starting offset,
             // unless there is nothing to animate.

@@ -7,6 +7,8 @@ public struct Deck: Equatable, Sendable {
     public var bindings: Bindings
     /// Card shapes by name (cards name one in `template`).
     public var templates: [String: CardTemplate] = [:]
+    /// How the deck plays by itself (pages, cards or a ticker), nil for not at all.
+    public var playback: PlaybackSettings?
 
     public init(
         sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init(),

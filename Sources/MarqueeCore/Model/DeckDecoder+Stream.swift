@@ -69,6 +69,7 @@ extension DeckDecoder {
             case "layout": deck.layout = layout(try reader.value(depth: 1), path: "layout")
             case "style": deck.style = style(try reader.value(depth: 1), path: "style")
             case "keyframes": deck.bindings = bindings(try reader.value(depth: 1), path: "keyframes")
+            case "playback": deck.playback = playback(try reader.value(depth: 1), path: "playback")
             case "templates":
                 deck.templates = templates(try reader.value(depth: 1), path: "templates")
                 cards.templatesKnown = true

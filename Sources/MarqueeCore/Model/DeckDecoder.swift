@@ -104,7 +104,7 @@ public struct DeckDecoder {
         return members
     }
 
-    static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
+    static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates", "playback"]
     static let sectionFields = ["title", "id", "cards"]
     static let cardFields = [
         "id", "title", "body", "color", "accent", "height", "direction", "template", "fields", "expires",

@@ -402,9 +402,11 @@ extension Scene {
 
     /// After the content shrank below the scroll, bring the view back to the new end over the
     /// transition, as the cards move (a jump would shift everything at once).
-    private mutating func settleOffset() {
+    mutating func settleOffset() {
         let maximum = layout.maxOffset
-        guard animator.destination > maximum + 1e-9 else { return }
+        // Playback may rest past the end (a last page with room below it, a loop's seam); its
+        // next move starts from there.
+        guard playback == nil, animator.destination > maximum + 1e-9 else { return }
         animator.redirect(to: maximum, duration: max(transitionDuration, 1e-3), curve: .easeInOut)
     }
 }

@@ -66,10 +66,14 @@ public struct Scene: Sendable {
     public internal(set) var nextStaleChange: Double?
     /// Cards updated after their `expires` had passed: fresh again until removed (SPEC §14).
     var refreshedAfterExpiry: Set<String> = []
+    /// A running `play` (pages, cards or the ticker), nil when nothing plays (Scene+Playback).
+    public internal(set) var playback: Playback?
 
     /// Reused each frame so that building the display list does not allocate.
     private var visible: [LayoutItem] = []
-    private var drawn: [(content: DisplayList.Content, key: ItemKey?, attributes: ItemAttributes)] = []
+    /// Each drawn thing with its attributes in the copy of the deck it is drawn in (`shift`: that
+    /// copy's distance from the deck itself; 0 unless the deck loops).
+    private var drawn: [(content: DisplayList.Content, key: ItemKey?, attributes: ItemAttributes, shift: Double)] = []
 
     public init(deck: Deck, viewport: PixelSize) {
         self.deck = deck
@@ -81,6 +85,7 @@ public struct Scene: Sendable {
     /// True while the next vblank should draw a frame.
     public var needsFrame: Bool {
         isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty || !pendingTags.isEmpty
+            || isTickerRunning
     }
 
     public var isTransitioning: Bool { !tweens.isEmpty || !leaving.isEmpty }
@@ -135,7 +140,7 @@ public struct Scene: Sendable {
     public mutating func frame(at time: FrameTime, into list: inout DisplayList, finishedTags: inout [Int])
         -> ScrollFinished?
     {
-        let finished = animator.advance(to: time.targetTimestamp, within: 0...layout.maxOffset)
+        let finished = advanceScroll(to: time.targetTimestamp)
         isDirty = false
         let target = time.targetTimestamp
         lastTargetTime = target
@@ -143,61 +148,73 @@ public struct Scene: Sendable {
         list.time = target
         list.clockTime = target + clockOffset
         list.offset = offset
-        list.percent = layout.percent(atOffset: offset)
+        list.percent = percent(atOffset: offset)
         list.background = deck.bindings.background?.color(at: list.percent) ?? deck.style.background
         list.items.removeAll(keepingCapacity: true)
-        visible.removeAll(keepingCapacity: true)
         drawn.removeAll(keepingCapacity: true)
-        layout.visibleItems(atOffset: offset, into: &visible)
         var endedKeys: [ItemKey] = []
-        for item in visible {
-            let key: ItemKey
-            let content: DisplayList.Content
-            switch item {
-            case .header(let section, _):
-                key = .header(section)
-                content = .header(section: section)
-            case .card(let index, let section, let itemIndex, _):
-                let card = deck.sections[section].cards[itemIndex]
-                key = .card(card.id)
-                content = .card(card, index: index, section: section, item: itemIndex)
+        // Leaving things move once a frame, whatever copy of a looping deck they are drawn in.
+        var leavingNow: [(content: DisplayList.Content, attributes: ItemAttributes)] = []
+        if !leaving.isEmpty {
+            var stillLeaving: [LeavingItem] = []
+            for var item in leaving {
+                let (attributes, ended) = item.tween.value(at: target)
+                if !ended { stillLeaving.append(item) }
+                if attributes.alpha > 0 { leavingNow.append((item.content, attributes)) }
             }
-            var attributes = ItemAttributes(frame: item.frame)
-            if var active = tweens[key] {
-                let (value, ended) = active.tween.value(at: target)
-                attributes = value
-                if ended { endedKeys.append(key) } else { tweens[key] = active }
-            }
-            drawn.append((content, key, attributes))
+            leaving = stillLeaving
         }
-        // Tweening things whose layout place is off screen may still pass through the viewport;
-        // whether they reach it is decided below, with everything else.
-        if tweens.count > 0 {
-            for (key, active) in tweens where !drawn.contains(where: { $0.key == key }) && !endedKeys.contains(key) {
-                var active = active
-                let (attributes, ended) = active.tween.value(at: target)
-                if ended { endedKeys.append(key) } else { tweens[key] = active }
-                switch key {
-                case .header(let section): drawn.append((.header(section: section), key, attributes))
-                case .card:
-                    guard let location = try? deck.location(ofCard: active.index) else { continue }
-                    drawn.append(
-                        (
-                            .card(
-                                deck.sections[location.section].cards[location.item], index: active.index,
-                                section: location.section, item: location.item), key, attributes
-                        ))
+        // One pass unless the deck loops (`play ... wrap=loop`, the ticker): then once for each
+        // copy of the deck the viewport meets, each drawn `shift` further down.
+        var copies = copyShifts(atOffset: offset)
+        while let shift = copies.next() {
+            let copyStart = drawn.count
+            visible.removeAll(keepingCapacity: true)
+            layout.visibleItems(atOffset: offset - shift, into: &visible)
+            for item in visible {
+                let key: ItemKey
+                let content: DisplayList.Content
+                switch item {
+                case .header(let section, _):
+                    key = .header(section)
+                    content = .header(section: section)
+                case .card(let index, let section, let itemIndex, _):
+                    let card = deck.sections[section].cards[itemIndex]
+                    key = .card(card.id)
+                    content = .card(card, index: index, section: section, item: itemIndex)
+                }
+                var attributes = ItemAttributes(frame: item.frame)
+                if var active = tweens[key] {
+                    let (value, ended) = active.tween.value(at: target)
+                    attributes = value
+                    if ended { endedKeys.append(key) } else { tweens[key] = active }
+                }
+                drawn.append((content, key, attributes, shift))
+            }
+            // Tweening things whose layout place is off screen may still pass through the viewport;
+            // whether they reach it is decided below, with everything else.
+            if tweens.count > 0 {
+                for (key, active) in tweens
+                where !drawn[copyStart...].contains(where: { $0.key == key }) && !endedKeys.contains(key) {
+                    var active = active
+                    let (attributes, ended) = active.tween.value(at: target)
+                    if ended { endedKeys.append(key) } else { tweens[key] = active }
+                    switch key {
+                    case .header(let section): drawn.append((.header(section: section), key, attributes, shift))
+                    case .card:
+                        guard let location = try? deck.location(ofCard: active.index) else { continue }
+                        drawn.append(
+                            (
+                                .card(
+                                    deck.sections[location.section].cards[location.item], index: active.index,
+                                    section: location.section, item: location.item), key, attributes, shift
+                            ))
+                    }
                 }
             }
+            for item in leavingNow { drawn.append((item.content, nil, item.attributes, shift)) }
         }
         for key in endedKeys { tweens[key] = nil }
-        var stillLeaving: [LeavingItem] = []
-        for var item in leaving {
-            let (attributes, ended) = item.tween.value(at: target)
-            if !ended { stillLeaving.append(item) }
-            if attributes.alpha > 0 { drawn.append((item.content, nil, attributes)) }
-        }
-        leaving = stillLeaving
         if drawn.contains(where: { $0.attributes.zIndex != 0 }) {
             // Stable: equal z keeps layout order.
             let ordered = drawn.enumerated().sorted {
@@ -206,7 +223,8 @@ public struct Scene: Sendable {
             drawn = ordered.map(\.element)
         }
         for entry in drawn {
-            list.items.append(DisplayList.Item(content: entry.content, attributes: entry.attributes, offset: offset))
+            list.items.append(
+                DisplayList.Item(content: entry.content, attributes: entry.attributes, offset: offset - entry.shift))
         }
         if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
         applyStaleness(to: &list, at: target)

@@ -87,6 +87,12 @@ struct FuzzRun {
             return
         }
         switch command {
+        case .scrollTo, .scrollBy:
+            // As the session does: a scroll stops playback (a failing one would not; close enough).
+            scene.stopPlayback()
+        default: break
+        }
+        switch command {
         case .scrollTo(let target, let options):
             let result = scene.scroll(
                 to: target, duration: Self.bounded(options.duration ?? 0.6), curve: options.curve ?? .easeInOut, tag: 1)
@@ -102,11 +108,12 @@ struct FuzzRun {
             drawFrames(Int(min(seconds, 2) * 60))
         case .wait(.idle):
             var frames = 0
-            while scene.needsFrame, frames < 100_000 {
+            // A ticker never ends; `wait idle` waits for everything else, as in the session.
+            while scene.needsFrameBesidesTicker, frames < 100_000 {
                 drawFrames(1)
                 frames += 1
             }
-            precondition(!scene.needsFrame, "wait idle never ended")
+            precondition(!scene.needsFrameBesidesTicker, "wait idle never ended")
         case .appear(let stagger, let duration):
             scene.appear(stagger: min(stagger ?? 0.08, 0.5), duration: duration.map { min($0, 2) }, tag: 2)
         case .batch:
@@ -116,6 +123,15 @@ struct FuzzRun {
             guard let new = try? DeckDecoder.decode(bytes: Array(text.utf8)) else { break }
             _ = scene.apply(new, tag: 4)
             precondition(scene.deck.sections == new.sections, "apply did not reach the new state")
+        case .play(let settings):
+            // Dwells and moves bounded, as waits are, so a run shows pages turning.
+            var bounded = settings
+            bounded.dwell = settings.dwell.map { min($0, 0.5) }
+            bounded.duration = settings.duration.map { Self.bounded($0) }
+            if scene.layout.cardCount > 0 { _ = scene.play(bounded, now: time) }
+        case .pause: try? scene.pausePlayback(now: time)
+        case .resume: try? scene.resumePlayback(now: time)
+        case .stop: scene.stopPlayback()
         case .commit, .snapshot, .load, .quit, .apply:
             break
         default:
@@ -171,8 +187,14 @@ struct FuzzRun {
         precondition(layout.cardCount == scene.deck.cardCount, "layout and deck disagree on the card count")
         precondition(layout.sectionCount == scene.deck.sections.count, "layout and deck disagree on sections")
         precondition(list.offset >= 0, "negative offset")
-        precondition(scene.animator.isAnimating || list.offset <= layout.maxOffset + 1e-6, "offset left past the end")
-        precondition(scene.animator.destination <= layout.maxOffset + 1e-6, "scrolling past the end")
+        // Playback may rest past the end (a last page with room below, a loop's seam).
+        let playing = scene.playback != nil
+        precondition(
+            playing || scene.animator.isAnimating || list.offset <= layout.maxOffset + 1e-6, "offset left past the end")
+        precondition(playing || scene.animator.destination <= layout.maxOffset + 1e-6, "scrolling past the end")
+        if let period = scene.loopPeriod, !scene.animator.isAnimating {
+            precondition(list.offset < period + layout.configuration.insets.top + 1e-6, "a loop's offset kept growing")
+        }
         precondition(list.percent >= 0 && list.percent <= 1, "percent outside [0, 1]")
         var seen = Set<String>()
         for item in list.items {
@@ -181,7 +203,8 @@ struct FuzzRun {
             if case .card(let listed, let index, let section, let position) = item.content {
                 let card = scene.deck.sections[section].cards[position]
                 precondition(listed == card, "the listed card is not the deck's")
-                precondition(seen.insert(card.id).inserted, "card \(card.id) drawn twice")
+                // A looping deck draws its copies: a card may show twice, never in one copy.
+                precondition(seen.insert(card.id).inserted || scene.loopPeriod != nil, "card \(card.id) drawn twice")
                 precondition(scene.deck.globalIndex(ofCardWithID: card.id) == index, "index out of step")
             }
         }
