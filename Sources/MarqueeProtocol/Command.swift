@@ -24,6 +24,11 @@ public enum Command: Equatable, Sendable {
     /// `apply FILE` or `apply {DECK_JSON}`: a whole new deck state, shown as one animated batch of
     /// its differences from the current one.
     case apply(DeckSource)
+    /// `alert {"template":...,"fields":{...}}`: a message over everything until `alert-clear`.
+    case alert(AlertMessage)
+    case alertClear
+    /// `display off` / `display on`: no frames are rendered while off.
+    case display(on: Bool)
 
     /// Whether the command edits the deck (and so may stand between `batch` and `commit`).
     public var isEdit: Bool {
@@ -53,6 +58,9 @@ public enum Command: Equatable, Sendable {
         case .commit: return "commit"
         case .appear: return "appear"
         case .apply: return "apply"
+        case .alert: return "alert"
+        case .alertClear: return "alert-clear"
+        case .display: return "display"
         }
     }
 }

@@ -147,6 +147,7 @@ extension Session {
             source.reply(ok: seq, json: &json)
         case .commit:
             source.reply(error: "commit: no batch is open (send batch first)", seq: seq, json: &json)
+        case .alert, .alertClear, .display: applySignage(command, seq: seq, source)
         }
     }
 

@@ -62,6 +62,8 @@ public final class Session {
     /// Tags whose end is reported as an event, and that event's name.
     var tagEvents: [Int: String] = [:]
     private var finishedTags: [Int] = []
+    /// False after `display off` (or a schedule's off rule): no frames are rendered.
+    var displayIsOn = true
 
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
@@ -149,10 +151,10 @@ public final class Session {
             let endsWithInput =
                 (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
                 || options.exitOnEndOfInput
-            if scene.needsFrame && !link.isFramePending { link.requestFrame() }
+            if displayIsOn && scene.needsFrame && !link.isFramePending { link.requestFrame() }
             // A marquee, clock or image that changes by itself gets a frame when it changes, and
             // none before (a clock showing minutes costs one frame a minute).
-            let redraw = endsWithInput && standardInput.isFinished ? nil : nextChange
+            let redraw = (endsWithInput && standardInput.isFinished) || !displayIsOn ? nil : nextChange
             if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
             if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
@@ -199,7 +201,7 @@ public final class Session {
     /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
-        if !link.isVirtual, !link.isFramePending, let redraw = nextChange {
+        if !link.isVirtual, !link.isFramePending, displayIsOn, let redraw = nextChange {
             let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
@@ -288,7 +290,7 @@ public final class Session {
             Messages.imageFailed(path: failure.path, error: failure.error, into: &json)
             for source in sources { source.output.writeLine(json.bytes, event: true) }
         }
-        if !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
+        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
     }
 
     /// Logs once that standard output's reader fell more than the cap behind.

@@ -7,6 +7,8 @@ public struct Deck: Equatable, Sendable {
     public var bindings: Bindings
     /// Card shapes by name (cards name one in `template`).
     public var templates: [String: CardTemplate] = [:]
+    /// Bands fixed to the screen's top or bottom edge, over the content (`overlays`).
+    public var overlays: [Overlay] = []
 
     public init(
         sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init(),

@@ -122,7 +122,9 @@ public struct DeckDecoder {
         return members
     }
 
-    private static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates"]
+    private static let deckFields = [
+        "sections", "layout", "style", "keyframes", "title", "templates", "overlays",
+    ]
     private static let sectionFields = ["title", "id", "cards"]
     private static let cardFields = [
         "id", "title", "body", "color", "accent", "height", "direction", "template", "fields", "expires",
@@ -150,6 +152,9 @@ public struct DeckDecoder {
         if let keyframes = Self.value(fields, "keyframes") { deck.bindings = bindings(keyframes, path: "keyframes") }
         if let templates = Self.value(fields, "templates") {
             deck.templates = self.templates(templates, path: "templates")
+        }
+        if let json = Self.value(fields, "overlays") {
+            deck.overlays = overlays(json, path: "overlays", templates: deck.templates)
         }
         guard let sectionsJSON = Self.value(fields, "sections") else {
             report("sections", "missing (a deck needs a \"sections\" array, which may be empty)")
