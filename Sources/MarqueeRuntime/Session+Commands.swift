@@ -80,7 +80,11 @@ extension Session {
         // are; a state given on the line keeps the folder of the deck shown.
         if let path { renderer.imagePath = imageResolver(deckPath: path) }
         let tag = tag(for: source, seq: seq)
-        let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
+        // With a schedule showing part of the deck, that part is applied (the difference found
+        // on the loader's thread is from the whole deck: found again here).
+        let part = scheduledPart(of: deck)
+        let applied = scene.apply(part ?? deck, precomputed: part == nil ? precomputed : nil, tag: tag)
+        rearmSchedule()
         scene.markTag(tag)
         tagEvents[tag] = "batch-finished"
         json.reset()
@@ -237,6 +241,7 @@ extension Session {
         images.reload()
         renderer.imagePath = imageResolver(deckPath: path)
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
+        startSchedule()
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {

@@ -64,6 +64,10 @@ public final class Session {
     private var finishedTags: [Int] = []
     /// False after `display off` (or a schedule's off rule): no frames are rendered.
     var displayIsOn = true
+    /// The deck's schedule: the part shown, the next change's timer (Session+Schedule.swift).
+    var scheduleState = ScheduleRuntime()
+    /// Times the schedule's timer fired (a test counts them: none between rule changes).
+    public internal(set) var scheduleWakeUps = 0
 
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
@@ -87,7 +91,9 @@ public final class Session {
         scene = Scene(deck: deck, viewport: backend.size)
         // Clock elements show the wall clock; the link's clock (virtual or monotonic) only
         // times frames.
-        scene.clockOffset = Self.wallClockNow() - link.now
+        let linkNow = link.now
+        let wallStart = link.isVirtual ? options.virtualWallClockStart : nil
+        scene.clockOffset = (wallStart ?? Self.wallClockNow()) - linkNow
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
             output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
@@ -138,10 +144,12 @@ public final class Session {
             if !signalled { drainStandardOutput() }
             mqtt?.finish()
         }
+        startSchedule()
         if options.appearAtStart {
             scene.appear(stagger: 0.08)
         }
         while !quitting {
+            scheduleTimerFired()
             applyFinishedReloads()
             try applyQueuedCommands()
             if quitting { break }
@@ -180,11 +188,15 @@ public final class Session {
         }
     }
 
+    /// The earliest `wait` deadline, or the schedule's timer if it comes first: on the virtual
+    /// clock, time passes only while a source waits.
     private func earliestWaitDeadline() -> Double? {
-        sources.compactMap { source -> Double? in
+        let wait = sources.compactMap { source -> Double? in
             if case .seconds(_, let deadline) = source.hold { return deadline }
             return nil
         }.min()
+        guard let wait else { return nil }
+        return min(wait, scheduleState.deadline ?? wait)
     }
 
     // MARK: Events
@@ -205,7 +217,7 @@ public final class Session {
             let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
-        if !link.isVirtual, let deadline = earliestWaitDeadline() {
+        if !link.isVirtual, let deadline = [earliestWaitDeadline(), scheduleState.deadline].compactMap({ $0 }).min() {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }

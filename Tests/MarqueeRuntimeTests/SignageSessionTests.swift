@@ -111,3 +111,117 @@ final class SignageSessionTests: XCTestCase {
         XCTAssertEqual(run.trace.filter { $0["target"]!.number! > 3.25 }.count, 0, "and then idle: \(targets)")
     }
 }
+
+/// A deck's schedule in a running session on the virtual clock, started at a chosen wall-clock
+/// time in Europe/Berlin: the sections change at the rule's minute (animated, as `apply`), the
+/// display goes off at night, nothing is drawn between changes, and an edit made while part of
+/// the deck is shown is kept.
+final class ScheduleSessionTests: XCTestCase {
+    private var savedTZ: String?
+
+    override func setUp() {
+        savedTZ = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", "Europe/Berlin", 1)
+        tzset()
+    }
+
+    override func tearDown() {
+        if let savedTZ { setenv("TZ", savedTZ, 1) } else { unsetenv("TZ") }
+        tzset()
+    }
+
+    static func deckFile() -> String {
+        let path = SessionHarness.scratch + "/schedule-\(UInt64.random(in: 0..<UInt64.max)).json"
+        SessionHarness.writeFile(
+            path,
+            """
+            {"style": {"transitionDuration": 0.5},
+             "schedule": [
+               {"days": "mon-fri", "from": "06:00", "to": "11:00", "sections": ["breakfast"]},
+               {"days": "mon-fri", "from": "11:00", "to": "15:00", "sections": ["Lunch"]},
+               {"from": "23:00", "to": "06:00", "display": "off"}],
+             "sections": [
+               {"id": "breakfast", "title": "Breakfast", "cards": [{"id": "eggs"}, {"id": "toast"}]},
+               {"title": "Lunch", "cards": [{"id": "soup"}, {"id": "pie"}]}]}
+            """)
+        return path
+    }
+
+    /// Seconds since the epoch of a UTC time.
+    static func utc(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int = 0) -> Double {
+        var parts = tm()
+        parts.tm_year = 2026 - 1900
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        return Double(timegm(&parts))
+    }
+
+    func cardIDs(_ frame: JSONValue) -> [String] { frame["cards"]!.array!.compactMap { $0["id"]?.string } }
+
+    func testTheSectionsChangeAtTheRulesMinuteAndNothingIsDrawnBetween() throws {
+        // Monday 23 November 2026, 10:59:00 in Berlin (09:59 UTC): breakfast, lunch a minute later.
+        let run = try SessionHarness.run(
+            """
+            update id:eggs {"title": "Eggs, until 11"}
+            wait 40
+            insert id:toast {"id": "tea", "title": "Tea"}
+            wait 40
+            quit
+
+            """, deckPath: Self.deckFile()
+        ) { $0.virtualWallClockStart = Self.utc(11, 23, 9, 59) }
+        XCTAssertEqual(run.replies.filter { $0["seq"] != nil && $0["event"] == nil }.count, 5)
+        let first = try XCTUnwrap(run.trace.first)
+        XCTAssertEqual(Set(cardIDs(first)), ["eggs", "toast"], "only breakfast at 10:59")
+        // From 11:00 (60 s on) the lunch cards come in and the breakfast ones go, animated.
+        let atEleven = run.trace.filter { $0["target"]!.number! >= 60 - 1e-9 }
+        XCTAssertGreaterThan(atEleven.count, 3, "the change is animated over several frames")
+        XCTAssertEqual(atEleven.first!["target"]!.number!, 60, accuracy: 1.0 / 60 + 1e-9, "at the rule's minute")
+        XCTAssertTrue(atEleven.first!["cards"]!.array!.contains { $0["leaving"]?.bool == true })
+        XCTAssertEqual(Set(cardIDs(try XCTUnwrap(run.trace.last))), ["soup", "pie"])
+        // Nothing drawn between the edits' transitions and the change.
+        let between = run.trace.filter {
+            (2..<60).contains($0["target"]!.number!) && !(40..<42).contains($0["target"]!.number!)
+        }
+        XCTAssertEqual(between.count, 0, "\(between.map { $0["target"]!.number! })")
+    }
+
+    func testTheDisplayGoesOffAtNight() throws {
+        // Monday 22:59:50 in Berlin: every section is shown; at 23:00 the display goes off.
+        let run = try SessionHarness.run(
+            """
+            wait 5
+            scroll-to end duration=1
+            wait 30
+            quit
+
+            """, deckPath: Self.deckFile()
+        ) { $0.virtualWallClockStart = Self.utc(11, 23, 21, 59, 50) }
+        let targets = run.trace.map { $0["target"]!.number! }
+        XCTAssertTrue(cardIDs(try XCTUnwrap(run.trace.last)).contains("pie"), "the lunch section is shown")
+        // The scroll's frames, then none after 23:00 (10 s in).
+        XCTAssertGreaterThan(targets.filter { $0 > 5 }.count, 30)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(targets.last), 10 + 1.0 / 60 + 1e-9, "no frames after 23:00: \(targets)")
+    }
+
+    func testACardInsertedWhilePartIsShownIsKeptWhenTheRuleEnds() throws {
+        // Monday 14:59:30 in Berlin: lunch only; at 15:00 every section, with the card inserted.
+        let run = try SessionHarness.run(
+            """
+            insert id:pie {"id": "cake", "title": "Cake"}
+            scroll-to id:eggs
+            wait 40
+            scroll-to id:eggs duration=0
+            scroll-to id:cake duration=0
+            quit
+
+            """, deckPath: Self.deckFile()
+        ) { $0.virtualWallClockStart = Self.utc(11, 23, 13, 59, 30) }
+        let answers = run.replies.filter { $0["seq"] != nil && $0["event"] == nil }
+        XCTAssertEqual(answers.map { $0["ok"]?.bool }, [true, false, true, true, true, true])
+        XCTAssertEqual(answers[1]["error"]?.string?.contains("eggs"), true, "breakfast is hidden at lunch")
+    }
+}

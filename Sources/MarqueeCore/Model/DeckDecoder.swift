@@ -123,7 +123,7 @@ public struct DeckDecoder {
     }
 
     private static let deckFields = [
-        "sections", "layout", "style", "keyframes", "title", "templates", "overlays",
+        "sections", "layout", "style", "keyframes", "title", "templates", "overlays", "schedule",
     ]
     private static let sectionFields = ["title", "id", "cards"]
     private static let cardFields = [
@@ -153,6 +153,7 @@ public struct DeckDecoder {
         if let templates = Self.value(fields, "templates") {
             deck.templates = self.templates(templates, path: "templates")
         }
+        if let json = Self.value(fields, "schedule") { deck.schedule = schedule(json, path: "schedule") }
         if let json = Self.value(fields, "overlays") {
             deck.overlays = overlays(json, path: "overlays", templates: deck.templates)
         }

@@ -56,6 +56,7 @@ extension Scene {
             deck.layout = new.layout
             result.layoutChanged = true
         }
+        deck.schedule = new.schedule
         // New bands are shown from the next frame; bands of other heights change the scroll space.
         var spaceChanged = false
         if deck.overlays != new.overlays {
