@@ -82,7 +82,8 @@ public enum TemplateCheck {
                 for element in template.elements {
                     guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
                     else { continue }
-                    uses.append(("sections[\(sectionIndex)].cards[\(item)].fields.\(MessageText.clipped(field))", value))
+                    uses.append(
+                        ("sections[\(sectionIndex)].cards[\(item)].fields.\(MessageText.clipped(field))", value))
                 }
             }
         }

@@ -116,7 +116,14 @@ struct FuzzRun {
             guard let new = try? DeckDecoder.decode(bytes: Array(text.utf8)) else { break }
             _ = scene.apply(new, tag: 4)
             precondition(scene.deck.sections == new.sections, "apply did not reach the new state")
-        case .commit, .snapshot, .load, .quit, .apply:
+        case .alert(let message):
+            // As the session does it: an unknown template is refused and changes nothing.
+            if let template = scene.deck.templates[message.template] {
+                scene.showAlert(Card(id: "alert", template: message.template, fields: message.fields), template: template)
+            }
+        case .alertClear:
+            _ = scene.clearAlert()
+        case .commit, .snapshot, .load, .quit, .apply, .display:
             break
         default:
             do throws(DeckEditError) {
