@@ -189,6 +189,27 @@ final class ScheduleSessionTests: XCTestCase {
         XCTAssertEqual(between.count, 0, "\(between.map { $0["target"]!.number! })")
     }
 
+    func testOneWakeUpPerRuleChangeOverADay() throws {
+        // Monday 05:00 in Berlin to Tuesday 05:00 on the virtual clock: the rules start or end at
+        // 06:00 (breakfast, and the night's end), 11:00, 15:00 and 23:00: four wake-ups, none
+        // between, and frames only around them.
+        let run = try SessionHarness.run(
+            "wait 86400\nquit\n", deckPath: Self.deckFile()
+        ) { $0.virtualWallClockStart = Self.utc(11, 23, 4, 0) }
+        XCTAssertEqual(run.scheduleWakeUps, 4)
+        // The display is off at 05:00: the first frame is 06:00's (trace times count from it),
+        // then the changes at 11:00 and 15:00, and none after 23:00 (off again).
+        let targets = run.trace.map { $0["target"]!.number! }
+        let changes: [Double] = [0, 5 * 3_600, 9 * 3_600]
+        for target in targets {
+            XCTAssertTrue(
+                changes.contains { target >= $0 - 1e-6 && target < $0 + 2 }, "a frame away from any change: \(target)")
+        }
+        for change in changes {
+            XCTAssertTrue(targets.contains { abs($0 - change) < 0.05 }, "a frame at \(change)")
+        }
+    }
+
     func testTheDisplayGoesOffAtNight() throws {
         // Monday 22:59:50 in Berlin: every section is shown; at 23:00 the display goes off.
         let run = try SessionHarness.run(

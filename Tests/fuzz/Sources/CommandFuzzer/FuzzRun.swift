@@ -119,7 +119,8 @@ struct FuzzRun {
         case .alert(let message):
             // As the session does it: an unknown template is refused and changes nothing.
             if let template = scene.deck.templates[message.template] {
-                scene.showAlert(Card(id: "alert", template: message.template, fields: message.fields), template: template)
+                scene.showAlert(
+                    Card(id: "alert", template: message.template, fields: message.fields), template: template)
             }
         case .alertClear:
             _ = scene.clearAlert()
