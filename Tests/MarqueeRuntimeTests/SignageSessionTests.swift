@@ -246,3 +246,17 @@ final class ScheduleSessionTests: XCTestCase {
         XCTAssertEqual(answers[1]["error"]?.string?.contains("eggs"), true, "breakfast is hidden at lunch")
     }
 }
+
+/// check-deck's warning for a schedule rule naming a section the deck lacks.
+final class ScheduleCheckTests: XCTestCase {
+    func testARuleNamingNoSectionIsAWarning() throws {
+        let deck = try DeckDecoder.decode(
+            #"""
+            {"schedule": [{"from": "06:00", "to": "11:00", "sections": ["breakfast", "Lunch", "brunch"]}],
+             "sections": [{"id": "breakfast", "cards": []}, {"title": "Lunch", "cards": []}]}
+            """#)
+        XCTAssertEqual(
+            ScheduleCheck.warnings(in: deck).map(\.description),
+            [#"schedule[0].sections[2]: no section has the id or title "brunch": nothing is shown for it"#])
+    }
+}
