@@ -35,8 +35,23 @@ extension Scene {
     /// Appends the bands, then the alert, to the frame's list (they are drawn last, over the
     /// content, and are never moved by the scroll or the keyframes).
     mutating func appendOverlays(to list: inout DisplayList, at target: Double) {
-        for (slot, (band, frame)) in zip(deck.overlays, overlayFrames).enumerated() {
-            list.items.append(DisplayList.Item(content: .band(band.card, slot: slot), frame: frame))
+        // As `overlayFrames`, without building an array each frame.
+        var top = 0.0
+        var bottom = Double(screenSize.height)
+        let width = Double(screenSize.width)
+        for (slot, band) in deck.overlays.enumerated() {
+            let y: Double
+            switch band.edge {
+            case .top:
+                y = top
+                top += band.height
+            case .bottom:
+                bottom -= band.height
+                y = bottom
+            }
+            list.items.append(
+                DisplayList.Item(
+                    content: .band(band.card, slot: slot), frame: Rect(x: 0, y: y, width: width, height: band.height)))
         }
         guard var shown = alert else { return }
         if shown.start == nil { shown.start = target }
