@@ -55,6 +55,9 @@ extension Session {
     func scheduleTimerFired() {
         guard let deadline = scheduleState.deadline, link.now >= deadline - 1e-9 else { return }
         scheduleWakeUps += 1
+        // On a real display the wall clock may have been set since the timer was (NTP after
+        // boot): the rules are read at the wall time now, and the next timer is set from it.
+        if !link.isVirtual { scene.clockOffset = Self.wallClockNow() - link.now }
         updateSchedule(animated: true)
     }
 

@@ -25,7 +25,7 @@ extension Session {
             }
             source.reply(ok: seq, json: &json)
         case .display(let on):
-            setDisplay(on: on, cause: "display \(on ? "on" : "off")")
+            setDisplay(on: on, cause: "command")
             source.reply(ok: seq, json: &json)
         default:
             preconditionFailure("Session.applySignage: \(command.name) is not a signage command")

@@ -210,6 +210,9 @@ public final class Session {
         case output(CommandSource)
     }
 
+    /// The longest the schedule's timer sleeps in one `poll()` (ms): a week, within poll's Int32.
+    static let longestScheduleWait = 7 * 86_400_000.0
+
     /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
@@ -217,8 +220,14 @@ public final class Session {
             let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
-        if !link.isVirtual, let deadline = [earliestWaitDeadline(), scheduleState.deadline].compactMap({ $0 }).min() {
+        if !link.isVirtual, let deadline = earliestWaitDeadline() {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
+            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+        }
+        // The schedule's one timer: not capped at a minute like the others, so a board idle
+        // until its next rule change (hours away) does not wake once a minute meanwhile.
+        if !link.isVirtual, let deadline = scheduleState.deadline {
+            let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), Self.longestScheduleWait)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
         if let pausedUntil = listenerPausedUntil {
