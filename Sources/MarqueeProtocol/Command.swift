@@ -29,6 +29,11 @@ public enum Command: Equatable, Sendable {
     case pause
     case resume
     case stop
+    /// `alert {"template":...,"fields":{...}}`: a message over everything until `alert-clear`.
+    case alert(AlertMessage)
+    case alertClear
+    /// `display off` / `display on`: no frames are rendered while off.
+    case display(on: Bool)
 
     /// Whether the command edits the deck (and so may stand between `batch` and `commit`).
     public var isEdit: Bool {
@@ -62,6 +67,9 @@ public enum Command: Equatable, Sendable {
         case .pause: return "pause"
         case .resume: return "resume"
         case .stop: return "stop"
+        case .alert: return "alert"
+        case .alertClear: return "alert-clear"
+        case .display: return "display"
         }
     }
 }

@@ -36,11 +36,15 @@ public enum CommandParser {
         "pause": "pause",
         "resume": "resume",
         "stop": "stop",
+        "alert": "alert {\"template\":NAME,\"fields\":{...}}",
+        "alert-clear": "alert-clear",
+        "display": "display on|off",
     ]
 
     /// nil for a blank line or a comment.
     public static func parse(_ text: String) -> Result<Command, CommandError>? {
         if let apply = parseApply(text) { return apply }
+        if let signage = parseSignage(text) { return signage }
         if let withJSON = parseCommandWithJSON(text) { return withJSON }
         let words = tokenize(text)
         guard let name = words.first else { return nil }

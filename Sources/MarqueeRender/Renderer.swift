@@ -12,6 +12,9 @@ public final class Renderer {
     private var fonts: FontSet?
     private var rasterizer: CardRasterizer?
     private var resolver: CardResolver?
+    /// Bands and the alert are opaque whatever the style's `cardAlpha`: the content passes under
+    /// a band, and an alert must be read over anything.
+    private var overlayResolver: CardResolver?
     private var headerColor: PixmanImage?
     /// Solid sources of text colours, and marquee lines' coverage, shared by every card.
     private let colors = SolidColors()
@@ -22,6 +25,8 @@ public final class Renderer {
     /// Its room is reserved at once: growing rehashes every key, thousands of texts in one frame.
     private var contents = [CardRasterCache.Key: CardContent](minimumCapacity: contentLimit + 1)
     private static let contentLimit = 4096
+    /// The alert's card resolved with its own template (it may name one the deck lacks).
+    private var alertContent: (key: CardRasterCache.Key, template: CardTemplate, content: CardContent)?
     /// The templates the cached contents were resolved with.
     private var templates: [String: CardTemplate] = [:]
     /// The cards crossfading some elements in the frame being drawn, with the frame rows.
@@ -93,6 +98,9 @@ public final class Renderer {
         headerColor = try PixmanImage(solid: pixman_color_t(newStyle.headerColor))
         rasterizer = CardRasterizer(colors: colors, strips: strips)
         resolver = CardResolver(style: newStyle, fonts: fonts, imagePath: { [weak self] in self?.imagePath($0) })
+        var opaque = newStyle
+        opaque.cardAlpha = 1
+        overlayResolver = CardResolver(style: opaque, fonts: fonts, imagePath: { [weak self] in self?.imagePath($0) })
         self.fonts = fonts
         style = newStyle
         removeContents()
@@ -103,6 +111,7 @@ public final class Renderer {
 
     /// Forgets every resolved card and everything drawn from them.
     private func removeContents() {
+        alertContent = nil
         contents.removeAll(keepingCapacity: true)
         cache.removeAll()
         layers.removeAll()
@@ -112,8 +121,16 @@ public final class Renderer {
     }
 
     /// The card resolved for its size (once, then from `contents`).
-    private func content(_ card: Card, width: Int, height: Int, resolver: CardResolver) -> CardContent {
+    private func content(
+        _ card: Card, width: Int, height: Int, resolver: CardResolver, ownTemplate: CardTemplate? = nil
+    ) -> CardContent {
         let key = CardRasterCache.Key(card: card, width: width, height: height)
+        if let ownTemplate {
+            if let known = alertContent, known.key == key, known.template == ownTemplate { return known.content }
+            let made = resolver.content(card, template: ownTemplate, width: width, height: height)
+            alertContent = (key, ownTemplate, made)
+            return made
+        }
         if let known = contents[key] { return known }
         if contents.count >= Self.contentLimit {
             contents.removeAll(keepingCapacity: true)
@@ -193,11 +210,15 @@ public final class Renderer {
         wanted.pieces.removeAll(keepingCapacity: true)
         itemContents.removeAll(keepingCapacity: true)
         nextRedraw = nil
-        func resolved(_ card: Card, _ item: DisplayList.Item) -> CardContent? {
+        func resolved(_ card: Card, _ item: DisplayList.Item, overlay: Bool = false, ownTemplate: CardTemplate? = nil)
+            -> CardContent?
+        {
             let cardWidth = Int(item.frame.width.rounded())
             let cardHeight = Int(item.frame.height.rounded())
             guard cardWidth > 0, cardHeight > 0 else { return nil }
-            let made = content(card, width: cardWidth, height: cardHeight, resolver: resolver)
+            let made = content(
+                card, width: cardWidth, height: cardHeight,
+                resolver: overlay ? overlayResolver ?? resolver : resolver, ownTemplate: ownTemplate)
             if !made.isStatic, item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
                 describePieces(made, item, list: list)
             } else if !made.clocks.isEmpty {
@@ -252,6 +273,12 @@ public final class Renderer {
             case .leavingHeader(let title, _):
                 wanted.items.append(DrawnItem(item, look: .header(title), reach: headerItemReach))
                 itemContents.append(nil)
+            case .band(let card, _):
+                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
+                itemContents.append(resolved(card, item, overlay: true))
+            case .alert(let card, let template):
+                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
+                itemContents.append(resolved(card, item, overlay: true, ownTemplate: template))
             }
         }
         lastOffset = list.offset
@@ -319,6 +346,15 @@ public final class Renderer {
                 guard let content = itemContents[index] else { continue }
                 try drawFadingRows(
                     card, content, fading, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
+            case .band(let card, _):
+                guard let content = itemContents[index] else { continue }
+                // The content scrolls under the band: its area is the background again first, so
+                // a band's transparent parts (its rounded corners) never show the cards beneath.
+                fill(item.frame, with: list.background, of: image, rows: rows)
+                try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
+            case .alert(let card, _):
+                guard let content = itemContents[index] else { continue }
+                try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
             }
         }
     }
@@ -510,6 +546,23 @@ public final class Renderer {
             if overlaps { continue }
             interiors[index] = CardInterior(surface: content.surface, frame: frame, background: background)
         }
+    }
+
+    /// Fills `frame` (within `rows` and the image: pixman does not clip filled boxes to the
+    /// image) with `color`.
+    private func fill(_ frame: Rect, with color: Color, of image: PixmanImage, rows: Range<Int>?) {
+        var top = max(0, Int32(frame.y.rounded()))
+        var bottom = min(Int32(image.height), Int32(frame.maxY.rounded()))
+        if let rows {
+            top = max(top, Int32(rows.lowerBound))
+            bottom = min(bottom, Int32(rows.upperBound))
+        }
+        var box = pixman_box32_t(
+            x1: max(0, Int32(frame.x.rounded())), y1: top, x2: min(Int32(image.width), Int32(frame.maxX.rounded())),
+            y2: bottom)
+        guard box.x2 > box.x1, box.y2 > box.y1 else { return }
+        var solid = pixman_color_t(color)
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &solid, 1, &box)
     }
 
     /// Paints the background, leaving out the card interiors that will be written over it.

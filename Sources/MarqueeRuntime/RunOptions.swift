@@ -44,6 +44,9 @@ public struct RunOptions: Sendable {
     }
     /// Play the appear sequence when the deck is first shown.
     public var appearAtStart = false
+    /// Tests: the wall-clock time (seconds since the epoch) the virtual clock starts at, for
+    /// clock elements and schedules; the real time when nil.
+    public var virtualWallClockStart: Double?
     /// Reload `deckPath` whenever the file changes (`--watch`), keeping the scroll offset.
     public var watchDeck = false
     /// Where commands come from and replies go (stdin and stdout; tests pass pipes).

@@ -82,8 +82,12 @@ extension Session {
         if let path { renderer.imagePath = imageResolver(deckPath: path) }
         let tag = tag(for: source, seq: seq)
         let previousPlayback = scene.deck.playback
-        let applied = scene.apply(deck, precomputed: precomputed, tag: tag)
+        // With a schedule showing part of the deck, that part is applied (the difference found
+        // on the loader's thread is from the whole deck: found again here).
+        let part = scheduledPart(of: deck)
+        let applied = scene.apply(part ?? deck, precomputed: part == nil ? precomputed : nil, tag: tag)
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: false)
+        rearmSchedule()
         scene.markTag(tag)
         tagEvents[tag] = "batch-finished"
         json.reset()
@@ -155,6 +159,7 @@ extension Session {
             source.reply(error: "commit: no batch is open (send batch first)", seq: seq, json: &json)
         case .play, .pause, .resume, .stop:
             applyPlayback(command, seq: seq, source)
+        case .alert, .alertClear, .display: applySignage(command, seq: seq, source)
         }
     }
 
@@ -248,6 +253,7 @@ extension Session {
         let previousPlayback = scene.deck.playback
         if let replaced = scene.replaceDeck(deck) { emit(replaced) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
+        startSchedule()
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {

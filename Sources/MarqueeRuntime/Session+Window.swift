@@ -13,7 +13,7 @@ extension Session {
             switch input {
             case .scrollRows(let rows): scrollFromWindow(to: scene.target(byRows: rows))
             case .scrollPages(let pages):
-                let offset = scene.animator.destination + Double(pages) * Double(backend.size.height)
+                let offset = scene.animator.destination + Double(pages) * Double(scene.viewport.height)
                 scrollFromWindow(to: .offset(max(0, offset)))
             case .scrollToStart: scrollFromWindow(to: .start)
             case .scrollToEnd: scrollFromWindow(to: .end)

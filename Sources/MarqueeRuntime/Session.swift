@@ -66,6 +66,12 @@ public final class Session {
     /// for none, or for a deck's own playback, which `playbackFromDeck` marks.
     var playbackOwner: (source: CommandSource, seq: Int)?
     var playbackFromDeck = false
+    /// False after `display off` (or a schedule's off rule): no frames are rendered.
+    var displayIsOn = true
+    /// The deck's schedule: the part shown, the next change's timer (Session+Schedule.swift).
+    var scheduleState = ScheduleRuntime()
+    /// Times the schedule's timer fired (a test counts them: none between rule changes).
+    public internal(set) var scheduleWakeUps = 0
 
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
@@ -89,7 +95,9 @@ public final class Session {
         scene = Scene(deck: deck, viewport: backend.size)
         // Clock elements show the wall clock; the link's clock (virtual or monotonic) only
         // times frames.
-        scene.clockOffset = Self.wallClockNow() - link.now
+        let linkNow = link.now
+        let wallStart = link.isVirtual ? options.virtualWallClockStart : nil
+        scene.clockOffset = (wallStart ?? Self.wallClockNow()) - linkNow
         standardInput = CommandSource(
             name: "stdin", input: options.inputDescriptor,
             output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
@@ -140,11 +148,13 @@ public final class Session {
             if !signalled { drainStandardOutput() }
             mqtt?.finish()
         }
+        startSchedule()
         if options.appearAtStart {
             scene.appear(stagger: 0.08)
         }
         followDeckPlayback(scene.deck.playback, previous: nil, restart: true)
         while !quitting {
+            scheduleTimerFired()
             applyFinishedReloads()
             try applyQueuedCommands()
             if quitting { break }
@@ -154,10 +164,10 @@ public final class Session {
             let endsWithInput =
                 (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
                 || options.exitOnEndOfInput
-            if scene.needsFrame && !link.isFramePending { link.requestFrame() }
+            if displayIsOn && scene.needsFrame && !link.isFramePending { link.requestFrame() }
             // A marquee, clock or image that changes by itself gets a frame when it changes, and
             // none before (a clock showing minutes costs one frame a minute).
-            let redraw = endsWithInput && standardInput.isFinished ? nil : nextChange
+            let redraw = (endsWithInput && standardInput.isFinished) || !displayIsOn ? nil : nextChange
             if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
             if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
@@ -188,11 +198,15 @@ public final class Session {
         return earliest
     }
 
+    /// The earliest `wait` deadline, or the schedule's timer if it comes first: on the virtual
+    /// clock, time passes only while a source waits.
     private func earliestWaitDeadline() -> Double? {
-        sources.compactMap { source -> Double? in
+        let wait = sources.compactMap { source -> Double? in
             if case .seconds(_, let deadline) = source.hold { return deadline }
             return nil
         }.min()
+        guard let wait else { return nil }
+        return min(wait, scheduleState.deadline ?? wait)
     }
 
     // MARK: Events
@@ -206,15 +220,24 @@ public final class Session {
         case output(CommandSource)
     }
 
+    /// The longest the schedule's timer sleeps in one `poll()` (ms): a week, within poll's Int32.
+    static let longestScheduleWait = 7 * 86_400_000.0
+
     /// Waits in `poll()` and handles what it reports; returns true when a signal ends the run.
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
-        if !link.isVirtual, !link.isFramePending, let redraw = nextChange {
+        if !link.isVirtual, !link.isFramePending, displayIsOn, let redraw = nextChange {
             let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
         if !link.isVirtual, let deadline = earliestWaitDeadline() {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
+            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+        }
+        // The schedule's one timer: not capped at a minute like the others, so a board idle
+        // until its next rule change (hours away) does not wake once a minute meanwhile.
+        if !link.isVirtual, let deadline = scheduleState.deadline {
+            let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), Self.longestScheduleWait)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
         if let pausedUntil = listenerPausedUntil {
@@ -298,7 +321,7 @@ public final class Session {
             Messages.imageFailed(path: failure.path, error: failure.error, into: &json)
             for source in sources { source.output.writeLine(json.bytes, event: true) }
         }
-        if !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
+        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
     }
 
     /// Logs once that standard output's reader fell more than the cap behind.

@@ -42,10 +42,18 @@ public enum TemplateCheck {
                 }
             }
         }
+        // An overlay band uses its template as a card does.
+        for band in deck.overlays {
+            guard let name = band.card.template else { continue }
+            used[name, default: 0] += 1
+            given[name, default: []].formUnion(band.card.fields.keys)
+        }
         for name in deck.templates.keys.sorted() {
             guard let template = deck.templates[name] else { continue }
             guard used[name] != nil else {
-                warnings.append(DeckProblem(path: "templates.\(name)", message: "no card uses this template"))
+                warnings.append(
+                    DeckProblem(
+                        path: "templates.\(name)", message: "no card or overlay uses this template (an alert may)"))
                 continue
             }
             for field in template.fieldNames where !(given[name]?.contains(field) ?? false) {
@@ -74,7 +82,8 @@ public enum TemplateCheck {
                 for element in template.elements {
                     guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
                     else { continue }
-                    uses.append(("sections[\(sectionIndex)].cards[\(item)].fields.\(MessageText.clipped(field))", value))
+                    uses.append(
+                        ("sections[\(sectionIndex)].cards[\(item)].fields.\(MessageText.clipped(field))", value))
                 }
             }
         }

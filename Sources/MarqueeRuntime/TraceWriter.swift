@@ -56,6 +56,12 @@ final class TraceWriter {
             case .leavingHeader(_, let section):
                 json.member("header", section)
                 json.member("leaving", true)
+            case .band(let card, let slot):
+                json.member("id", card.id)
+                json.member("overlay", slot)
+            case .alert(let card, _):
+                json.member("id", card.id)
+                json.member("alert", true)
             }
             json.member("x", item.frame.x)
             json.member("y", item.frame.y)

@@ -54,6 +54,7 @@ struct CheckDeck: ParsableCommand {
                     + ImagePaths.problems(TemplateCheck.imageUses(in: deck), deckPath: file))
             warnings =
                 TextFitCheck.warnings(in: deck) + TemplateCheck.warnings(in: deck, deckPath: file)
+                + ScheduleCheck.warnings(in: deck)
                 + (problems.count == 0 ? MissingGlyphCheck.warnings(in: deck) : [])
             summary = [
                 MessageText.count(deck.sections.count, "section"), MessageText.count(deck.cardCount, "card"),

@@ -27,6 +27,8 @@ struct Run: ParsableCommand {
               delete-section INDEX
               batch ... commit
               appear [stagger=S] [duration=S]
+              alert {"template":NAME,"fields":{...}} | alert-clear
+              display on|off
               quit
 
             Examples:

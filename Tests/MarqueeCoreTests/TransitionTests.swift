@@ -31,7 +31,7 @@ final class TransitionTests: XCTestCase {
             switch item.content {
             case .leavingCard(let card, _), .fadingRows(let card, _, _): return leaving && card.id == id
             case .card(let card, _, _, _): return !leaving && card.id == id
-            case .header, .leavingHeader: return false
+            case .header, .leavingHeader, .band, .alert: return false
             }
         }
     }

@@ -75,7 +75,7 @@ final class ViewportCullingTests: XCTestCase {
             case .leavingCard(let card, _), .fadingRows(let card, _, _):
                 add("leaving \(card.id)", leaving.content, attributes)
             case .leavingHeader(_, let section): add("leaving header \(section)", leaving.content, attributes)
-            case .card, .header: XCTFail("only leaving items leave")
+            case .card, .header, .band, .alert: XCTFail("only leaving items leave")
             }
         }
         return result
@@ -87,6 +87,8 @@ final class ViewportCullingTests: XCTestCase {
         case .header(let section): return "header \(section)"
         case .leavingCard(let card, _), .fadingRows(let card, _, _): return "leaving \(card.id)"
         case .leavingHeader(_, let section): return "leaving header \(section)"
+        case .band(_, let slot): return "band \(slot)"
+        case .alert: return "alert"
         }
     }
 

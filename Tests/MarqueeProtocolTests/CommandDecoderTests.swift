@@ -36,7 +36,7 @@ final class CommandDecoderTests: XCTestCase {
             .command(.wait(.idle)),
             .command(.snapshot(path: "/tmp/a.png")),
             .invalid(
-                "unknown command \"bogus\" (known commands: appear, apply, batch, commit, delete, delete-section, insert, insert-section, load, move, pause, play, quit, replace, resume, scroll-by, scroll-to, snapshot, stop, update, wait)"
+                "unknown command \"bogus\" (known commands: alert, alert-clear, appear, apply, batch, commit, delete, delete-section, display, insert, insert-section, load, move, pause, play, quit, replace, resume, scroll-by, scroll-to, snapshot, stop, update, wait)"
             ),
             .command(.load(path: "deck.json")),
             .invalid("apply: wrong number of arguments (usage: apply DECK.json | apply {DECK_JSON})"),

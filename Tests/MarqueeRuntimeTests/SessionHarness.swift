@@ -9,6 +9,8 @@ struct SessionRun {
     var replies: [JSONValue]
     var trace: [JSONValue]
     var status: Int32
+    /// Times the deck's schedule woke the session (Session.scheduleWakeUps).
+    var scheduleWakeUps = 0
 }
 
 enum SessionHarness {
@@ -64,9 +66,11 @@ enum SessionHarness {
         options.inputDescriptor = input
         options.outputDescriptor = output
         configure(&options)
-        let status = try Session(options: options).run()
+        let session = try Session(options: options)
+        let status = try session.run()
         return SessionRun(
-            replies: try jsonLines(readFile(outputPath)), trace: try jsonLines(readFile(tracePath)), status: status)
+            replies: try jsonLines(readFile(outputPath)), trace: try jsonLines(readFile(tracePath)), status: status,
+            scheduleWakeUps: session.scheduleWakeUps)
     }
 }
 

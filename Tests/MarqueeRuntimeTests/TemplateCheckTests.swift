@@ -29,7 +29,7 @@ final class TemplateCheckTests: XCTestCase {
             warnings,
             [
                 #"templates.row: no card gives field "note", which the template shows"#,
-                "templates.spare: no card uses this template",
+                "templates.spare: no card or overlay uses this template (an alert may)",
                 #"sections[0].cards[1]: text "status" #f0f0f0 on the card's fill #ffffff has a contrast of 1.1:1 (at least 3:1 reads)"#,
                 "sections[0].cards[2]: text colour #1a1a1f on the card's fill #20242c has a contrast of 1.1:1 (at least 3:1 reads)",
             ])

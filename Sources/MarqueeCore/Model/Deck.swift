@@ -9,6 +9,10 @@ public struct Deck: Equatable, Sendable {
     public var templates: [String: CardTemplate] = [:]
     /// How the deck plays by itself (pages, cards or a ticker), nil for not at all.
     public var playback: PlaybackSettings?
+    /// Bands fixed to the screen's top or bottom edge, over the content (`overlays`).
+    public var overlays: [Overlay] = []
+    /// Rules by weekday and local time that show only some sections or turn the display off.
+    public var schedule: [ScheduleRule] = []
 
     public init(
         sections: [Section] = [], layout: LayoutConfiguration = .init(), style: Style = .init(),

@@ -60,6 +60,7 @@ extension DeckDecoder {
         var names: [String] = []
         var cards = CardChecks()
         var sawSections = false
+        var overlays: JSONValue?
         while let key = try reader.nextMember(names: &names) {
             switch key {
             case "sections":
@@ -70,6 +71,9 @@ extension DeckDecoder {
             case "style": deck.style = style(try reader.value(depth: 1), path: "style")
             case "keyframes": deck.bindings = bindings(try reader.value(depth: 1), path: "keyframes")
             case "playback": deck.playback = playback(try reader.value(depth: 1), path: "playback")
+            case "schedule": deck.schedule = schedule(try reader.value(depth: 1), path: "schedule")
+            // Bands name templates, which may come later in the file: decoded at the end.
+            case "overlays": overlays = try reader.value(depth: 1)
             case "templates":
                 deck.templates = templates(try reader.value(depth: 1), path: "templates")
                 cards.templatesKnown = true
@@ -81,6 +85,7 @@ extension DeckDecoder {
             }
         }
         try reader.finish()
+        if let overlays { deck.overlays = self.overlays(overlays, path: "overlays", templates: deck.templates) }
         if !sawSections { report("sections", "missing (a deck needs a \"sections\" array, which may be empty)") }
         // Cards read before the templates named templates not yet known.
         for (name, use) in cards.templatesNamedEarly.sorted(by: { $0.value.order < $1.value.order })

@@ -104,7 +104,9 @@ public struct DeckDecoder {
         return members
     }
 
-    static let deckFields = ["sections", "layout", "style", "keyframes", "title", "templates", "playback"]
+    static let deckFields = [
+        "sections", "layout", "style", "keyframes", "title", "templates", "playback", "overlays", "schedule",
+    ]
     static let sectionFields = ["title", "id", "cards"]
     static let cardFields = [
         "id", "title", "body", "color", "accent", "height", "direction", "template", "fields", "expires",

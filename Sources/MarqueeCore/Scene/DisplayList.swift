@@ -18,6 +18,11 @@ public struct DisplayList: Sendable {
         case fadingRows(Card, index: Int, rows: [Range<Int>])
         /// The header of a deleted section on its way out.
         case leavingHeader(title: String, section: Int)
+        /// An overlay band (the deck's `overlays[slot]`), fixed to the screen, over the content.
+        case band(Card, slot: Int)
+        /// The alert's message over everything, with the template it was given (an alert outlives
+        /// the deck that defined its template).
+        case alert(Card, template: CardTemplate)
     }
 
     /// One drawn thing with its presented attributes (SPEC §5). `frame` is in viewport

@@ -7,10 +7,11 @@ extension Scene {
         public var layoutChanged = false
         public var keyframesChanged = false
         public var templatesChanged = false
+        public var overlaysChanged = false
 
         /// The deck's parts besides cards and sections that changed.
         public var settingsChanged: Int {
-            [styleChanged, layoutChanged, keyframesChanged, templatesChanged].filter { $0 }.count
+            [styleChanged, layoutChanged, keyframesChanged, templatesChanged, overlaysChanged].filter { $0 }.count
         }
     }
 
@@ -55,8 +56,16 @@ extension Scene {
             deck.layout = new.layout
             result.layoutChanged = true
         }
+        deck.schedule = new.schedule
+        // New bands are shown from the next frame; bands of other heights change the scroll space.
+        var spaceChanged = false
+        if deck.overlays != new.overlays {
+            spaceChanged = deck.overlayExtent != new.overlayExtent
+            deck.overlays = new.overlays
+            result.overlaysChanged = true
+        }
         // A template's height is its cards' height: new templates may move every card.
-        if result.layoutChanged || templatesChanged { relayout(tag: tag) }
+        if result.layoutChanged || templatesChanged || spaceChanged { relayout(tag: tag) }
         isDirty = true
         return result
     }
@@ -65,7 +74,7 @@ extension Scene {
     /// went) and slides what is on screen to its new place.
     mutating func relayout(tag: Int?) {
         let window = oldFrames(margin: Double(layout.viewport.height))
-        layout = CollectionLayout(deck: deck, viewport: layout.viewport)
+        layout = CollectionLayout(deck: deck, viewport: Self.scrollViewport(screen: screenSize, deck: deck))
         retarget(window: window, appearing: [], tag: tag)
     }
 }

@@ -19,7 +19,7 @@ extension Scene {
                 card = shown
             // The old content of an update fades out as it looked: stale if it was.
             case .leavingCard(let old, _), .fadingRows(let old, _, _): card = old
-            case .header, .leavingHeader: continue
+            case .header, .leavingHeader, .band, .alert: continue
             }
             guard let expires = card.expires else { continue }
             let expiry = expires - clockOffset

@@ -75,17 +75,27 @@ public struct Scene: Sendable {
     /// copy's distance from the deck itself; 0 unless the deck loops).
     private var drawn: [(content: DisplayList.Content, key: ItemKey?, attributes: ItemAttributes, shift: Double)] = []
 
+    /// The whole screen; `viewport` is the part of it the content scrolls in.
+    public let screenSize: PixelSize
+    /// A message over everything (`alert`), fading in or out; nil when none is shown.
+    public internal(set) var alert: Alert?
+
+    /// `viewport` is the whole screen: the deck's overlays take their bands from it.
     public init(deck: Deck, viewport: PixelSize) {
         self.deck = deck
-        self.layout = CollectionLayout(deck: deck, viewport: viewport)
+        self.screenSize = viewport
+        self.layout = CollectionLayout(deck: deck, viewport: Self.scrollViewport(screen: viewport, deck: deck))
     }
 
+    /// The space the content scrolls in: the screen less the deck's overlay bands. Scrolling,
+    /// `percent`, `scroll-to` and paging all use its height.
     public var viewport: PixelSize { layout.viewport }
 
     /// True while the next vblank should draw a frame.
     public var needsFrame: Bool {
         isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty || !pendingTags.isEmpty
             || isTickerRunning
+            || alertIsFading
     }
 
     public var isTransitioning: Bool { !tweens.isEmpty || !leaving.isEmpty }
@@ -97,13 +107,14 @@ public struct Scene: Sendable {
     public var hasUnpresentedChange: Bool {
         isDirty || (animator.animation.map { $0.startTime == nil } ?? false)
             || tweens.values.contains { $0.tween.startTime == nil } || leaving.contains { $0.tween.startTime == nil }
+            || (alert.map { $0.start == nil } ?? false)
     }
 
     /// Shows another deck, keeping the scroll offset where it still fits. A running scroll ends
     /// (its event is returned, marked interrupted); running transitions end where they are going.
     public mutating func replaceDeck(_ newDeck: Deck) -> ScrollFinished? {
         deck = newDeck
-        layout = CollectionLayout(deck: newDeck, viewport: layout.viewport)
+        layout = CollectionLayout(deck: newDeck, viewport: Self.scrollViewport(screen: screenSize, deck: newDeck))
         isDirty = true
         refreshedAfterExpiry.removeAll()
         tweens.removeAll()
@@ -222,9 +233,12 @@ public struct Scene: Sendable {
             }
             drawn = ordered.map(\.element)
         }
+        // Content coordinates to the screen's: the scroll space starts below the top bands.
+        let spaceTop = scrollSpaceTop
         for entry in drawn {
             list.items.append(
-                DisplayList.Item(content: entry.content, attributes: entry.attributes, offset: offset - entry.shift))
+                DisplayList.Item(
+                    content: entry.content, attributes: entry.attributes, offset: offset - entry.shift - spaceTop))
         }
         if let bindings = deck.bindings.cards { apply(bindings, to: &list) }
         applyStaleness(to: &list, at: target)
@@ -235,17 +249,20 @@ public struct Scene: Sendable {
         // same items, so an edit restarts from what was on screen.
         presented.removeAll(keepingCapacity: true)
         var kept = 0
-        for (index, entry) in drawn.enumerated() where list.items[index].meets(viewport: layout.viewport) {
+        let space = Rect(
+            x: 0, y: spaceTop, width: Double(layout.viewport.width), height: Double(layout.viewport.height))
+        for (index, entry) in drawn.enumerated() where list.items[index].boundingBox.intersects(space) {
             list.items[kept] = list.items[index]
             kept += 1
             guard let key = entry.key else { continue }
             switch entry.content {
             case .card(_, let index, _, _): presented[key] = Presented(attributes: entry.attributes, index: index)
             case .header(let section): presented[key] = Presented(attributes: entry.attributes, index: section)
-            case .leavingCard, .fadingRows, .leavingHeader: break
+            case .leavingCard, .fadingRows, .leavingHeader, .band, .alert: break
             }
         }
         list.items.removeLast(list.items.count - kept)
+        appendOverlays(to: &list, at: target)
         reportFinishedTags(into: &finishedTags)
         return finished
     }
@@ -273,13 +290,13 @@ public struct Scene: Sendable {
         for index in list.items.indices {
             switch list.items[index].content {
             case .card, .leavingCard, .fadingRows: break
-            case .header, .leavingHeader: continue
+            case .header, .leavingHeader, .band, .alert: continue
             }
             let frame = list.items[index].frame
             let input: Double
             switch bindings.input {
             case .percent: input = list.percent
-            case .position: input = (frame.y + frame.height / 2) / viewportHeight
+            case .position: input = (frame.y - scrollSpaceTop + frame.height / 2) / viewportHeight
             }
             if let translateX = bindings.translateX { list.items[index].frame.x += translateX.value(at: input) }
             if let opacity = bindings.opacity { list.items[index].alpha *= opacity.value(at: input) }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes pages.gif and ticker.gif, the animated pictures of signage playback: docs/examples/signage.json
+"""Makes pages.gif and ticker.gif, the animated pictures of signage playback: docs/examples/library.json
 paging by itself (its own "playback": pages, dwell 8 s, 0.8 s moves, wrap=loop: past the last
 card the first ones come again), and the same deck as a ticker (`play ticker speed=160`), on the
 software backend's virtual clock at 1280x720, shrunk to 480x270. A page's dwell is shortened to
@@ -15,7 +15,7 @@ import tempfile
 from PIL import Image
 
 here = os.path.dirname(os.path.abspath(__file__))
-deck = os.path.join(here, "..", "signage.json")
+deck = os.path.join(here, "..", "library.json")
 marquee = sys.argv[1] if len(sys.argv) > 1 else ".build/release/marquee"
 work = tempfile.mkdtemp(prefix="marquee-playback-")
 

@@ -132,7 +132,15 @@ struct FuzzRun {
         case .pause: try? scene.pausePlayback(now: time)
         case .resume: try? scene.resumePlayback(now: time)
         case .stop: scene.stopPlayback()
-        case .commit, .snapshot, .load, .quit, .apply:
+        case .alert(let message):
+            // As the session does it: an unknown template is refused and changes nothing.
+            if let template = scene.deck.templates[message.template] {
+                scene.showAlert(
+                    Card(id: "alert", template: message.template, fields: message.fields), template: template)
+            }
+        case .alertClear:
+            _ = scene.clearAlert()
+        case .commit, .snapshot, .load, .quit, .apply, .display:
             break
         default:
             do throws(DeckEditError) {

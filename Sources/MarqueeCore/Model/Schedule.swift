@@ -1,0 +1,117 @@
+import Glibc
+
+/// One rule of a deck's `schedule`: on some weekdays, from one local time to another, show only
+/// some sections or turn the display off. A rule whose `to` is not after its `from` runs past
+/// midnight into the next day (its `days` name the day it starts).
+public struct ScheduleRule: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        /// Only these sections (by id, else by title) are shown.
+        case sections([String])
+        case displayOff
+    }
+
+    /// Weekdays the rule starts on, 0 = Sunday (as `tm_wday`); all seven when not given.
+    public var days: Set<Int>
+    /// Minutes since local midnight, 0...1440.
+    public var from: Int
+    public var to: Int
+    public var action: Action
+
+    public init(days: Set<Int> = Set(0..<7), from: Int, to: Int, action: Action) {
+        self.days = days
+        self.from = from
+        self.to = to
+        self.action = action
+    }
+
+    var crossesMidnight: Bool { to <= from }
+
+    /// Whether the rule holds at `minute` of a day that is weekday `weekday`.
+    func holds(weekday: Int, minute: Int) -> Bool {
+        if crossesMidnight {
+            return (days.contains(weekday) && minute >= from) || (days.contains((weekday + 6) % 7) && minute < to)
+        }
+        return days.contains(weekday) && minute >= from && minute < to
+    }
+}
+
+/// What the schedule asks for at a moment: the sections to show (nil: all) and whether the
+/// display is off. The first sections rule that holds wins; any display rule that holds turns
+/// the display off.
+public struct ScheduleState: Equatable, Sendable {
+    public var sections: [String]?
+    public var displayOff = false
+
+    public init(sections: [String]? = nil, displayOff: Bool = false) {
+        self.sections = sections
+        self.displayOff = displayOff
+    }
+}
+
+/// Local time through the C library (`localtime_r`, `mktime`): the system's time zone (`TZ`),
+/// daylight saving time included.
+public enum Schedule {
+    /// The state `rules` give at `time` (seconds since the epoch).
+    public static func state(_ rules: [ScheduleRule], at time: Double) -> ScheduleState {
+        let (weekday, minute) = localDay(time)
+        var state = ScheduleState()
+        for rule in rules where rule.holds(weekday: weekday, minute: minute) {
+            switch rule.action {
+            case .sections(let names): if state.sections == nil { state.sections = names }
+            case .displayOff: state.displayOff = true
+            }
+        }
+        return state
+    }
+
+    /// The first moment after `time` at which a rule starts or ends (where the state may
+    /// change), within the next eight days; nil without rules. One timer is set for it: nothing
+    /// is polled between changes.
+    public static func nextChange(_ rules: [ScheduleRule], after time: Double) -> Double? {
+        guard !rules.isEmpty else { return nil }
+        var best: Double?
+        var now = time_t(time.rounded(.down))
+        var today = tm()
+        localtime_r(&now, &today)
+        for dayOffset in 0...8 {
+            let weekday = (Int(today.tm_wday) + dayOffset) % 7
+            for rule in rules {
+                // A rule starts on its days and ends the same day, or the next for one that
+                // runs past midnight: other days' times change nothing and wake nobody.
+                var minutes: [Int] = []
+                if rule.days.contains(weekday) { minutes.append(rule.from) }
+                if rule.days.contains(rule.crossesMidnight ? (weekday + 6) % 7 : weekday) { minutes.append(rule.to) }
+                for minute in minutes {
+                    let moment = localMoment(today, dayOffset: dayOffset, minute: minute)
+                    if moment > time, moment < (best ?? .infinity) { best = moment }
+                }
+            }
+            if best != nil && dayOffset >= 1 { break }
+        }
+        return best
+    }
+
+    /// Weekday and minute of the day, local time.
+    static func localDay(_ time: Double) -> (weekday: Int, minute: Int) {
+        var seconds = time_t(time.rounded(.down))
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return (Int(local.tm_wday), Int(local.tm_hour) * 60 + Int(local.tm_min))
+    }
+
+    /// `minute` past local midnight, `dayOffset` days after the day of `day`, in seconds since
+    /// the epoch. `mktime` with `tm_isdst = -1` decides whether DST holds then; a time the clocks
+    /// skip (02:30 when they go from 02:00 to 03:00) comes out as the same distance past the
+    /// change (03:30).
+    static func localMoment(_ day: tm, dayOffset: Int, minute: Int) -> Double {
+        var moment = tm()
+        moment.tm_year = day.tm_year
+        moment.tm_mon = day.tm_mon
+        moment.tm_mday = day.tm_mday + Int32(dayOffset)
+        moment.tm_hour = Int32(minute / 60)
+        moment.tm_min = Int32(minute % 60)
+        moment.tm_sec = 0
+        moment.tm_isdst = -1
+        return Double(mktime(&moment))
+    }
+}

@@ -1,0 +1,144 @@
+import Glibc
+import MarqueeCore
+import XCTest
+
+/// Schedules in local time through the C library, with `TZ` set to Europe/Berlin: a rule holds
+/// from its minute, rules run across midnight, the next change is the next rule boundary (the
+/// one timer) across the DST changes, and rules are checked when decoded.
+final class ScheduleTests: XCTestCase {
+    private var savedTZ: String?
+
+    override func setUp() {
+        savedTZ = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", "Europe/Berlin", 1)
+        tzset()
+    }
+
+    override func tearDown() {
+        if let savedTZ { setenv("TZ", savedTZ, 1) } else { unsetenv("TZ") }
+        tzset()
+    }
+
+    /// Seconds since the epoch of a UTC time (timegm: independent of the code under test).
+    static func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int = 0) -> Double {
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        return Double(timegm(&parts))
+    }
+
+    static let rules: [ScheduleRule] = {
+        let deck = try! DeckDecoder.decode(
+            """
+            {"schedule": [
+               {"days": "mon-fri", "from": "06:00", "to": "11:00", "sections": ["breakfast"]},
+               {"days": "mon-fri", "from": "11:00", "to": "15:00", "sections": ["lunch"]},
+               {"from": "23:00", "to": "06:00", "display": "off"}],
+             "sections": []}
+            """)
+        return deck.schedule
+    }()
+
+    func testARuleHoldsFromItsMinuteToItsEnd() {
+        // Monday 23 November 2026; Berlin is UTC+1 (CET).
+        let state = { (time: Double) in Schedule.state(Self.rules, at: time) }
+        XCTAssertEqual(state(Self.utc(2026, 11, 23, 4, 59, 59)), ScheduleState(displayOff: true))
+        XCTAssertEqual(state(Self.utc(2026, 11, 23, 5, 0)), ScheduleState(sections: ["breakfast"]), "06:00 local")
+        XCTAssertEqual(state(Self.utc(2026, 11, 23, 9, 59, 59)), ScheduleState(sections: ["breakfast"]))
+        XCTAssertEqual(state(Self.utc(2026, 11, 23, 10, 0)), ScheduleState(sections: ["lunch"]), "11:00 local")
+        XCTAssertEqual(state(Self.utc(2026, 11, 23, 14, 0)), ScheduleState(), "15:00: every section")
+        // Saturday: no weekday rules, but the night still turns the display off.
+        XCTAssertEqual(state(Self.utc(2026, 11, 28, 8, 0)), ScheduleState())
+        XCTAssertEqual(state(Self.utc(2026, 11, 28, 22, 30)), ScheduleState(displayOff: true))
+    }
+
+    func testARuleRunsAcrossMidnightFromTheDayItStarts() {
+        let rules = [ScheduleRule(days: [5], from: 23 * 60, to: 6 * 60, action: .displayOff)]  // Friday night
+        // Friday 27 November 23:30 local, Saturday 03:00 and 05:59, not Saturday 06:00 nor 23:30.
+        XCTAssertTrue(Schedule.state(rules, at: Self.utc(2026, 11, 27, 22, 30)).displayOff)
+        XCTAssertTrue(Schedule.state(rules, at: Self.utc(2026, 11, 28, 2, 0)).displayOff)
+        XCTAssertTrue(Schedule.state(rules, at: Self.utc(2026, 11, 28, 4, 59)).displayOff)
+        XCTAssertFalse(Schedule.state(rules, at: Self.utc(2026, 11, 28, 5, 0)).displayOff)
+        XCTAssertFalse(Schedule.state(rules, at: Self.utc(2026, 11, 28, 22, 30)).displayOff)
+        XCTAssertFalse(Schedule.state(rules, at: Self.utc(2026, 11, 26, 23, 30)).displayOff, "not after Thursday")
+        // The next change after Friday 22:00 is 23:00, then Saturday 06:00.
+        XCTAssertEqual(Schedule.nextChange(rules, after: Self.utc(2026, 11, 27, 21, 0)), Self.utc(2026, 11, 27, 22, 0))
+        XCTAssertEqual(Schedule.nextChange(rules, after: Self.utc(2026, 11, 27, 22, 0)), Self.utc(2026, 11, 28, 5, 0))
+    }
+
+    func testTheNextChangeFollowsTheDSTChanges() {
+        // Sunday 29 March 2026: at 02:00 CET the clocks go to 03:00 CEST (UTC+2). After 00:30
+        // local (23:30 UTC on Saturday) the next boundary is 06:00 CEST, 04:00 UTC: 4.5 h later,
+        // not 5.5.
+        let spring = Self.utc(2026, 3, 28, 23, 30)
+        XCTAssertEqual(Schedule.nextChange(Self.rules, after: spring), Self.utc(2026, 3, 29, 4, 0))
+        XCTAssertEqual(Schedule.state(Self.rules, at: Self.utc(2026, 3, 29, 3, 59)), ScheduleState(displayOff: true))
+        XCTAssertEqual(Schedule.state(Self.rules, at: Self.utc(2026, 3, 29, 4, 0)), ScheduleState())
+        // Sunday 25 October 2026: at 03:00 CEST the clocks go back to 02:00 CET. 06:00 CET is
+        // 05:00 UTC; from 00:30 CEST (22:30 UTC) that is 6.5 h.
+        let autumn = Self.utc(2026, 10, 24, 22, 30)
+        XCTAssertEqual(Schedule.nextChange(Self.rules, after: autumn), Self.utc(2026, 10, 25, 5, 0))
+        // Monday after: breakfast at 06:00 CET, 05:00 UTC.
+        XCTAssertEqual(
+            Schedule.state(Self.rules, at: Self.utc(2026, 10, 26, 5, 0)), ScheduleState(sections: ["breakfast"]))
+        XCTAssertEqual(Schedule.state(Self.rules, at: Self.utc(2026, 10, 26, 4, 59)), ScheduleState(displayOff: true))
+    }
+
+    func testOneWakeUpPerRuleBoundaryAndNoneBetween() {
+        // Follow the timer through a week: every wake-up is a rule's start or end, and each
+        // weekday has 06:00, 11:00, 15:00, 23:00 (06:00 ends the night too), a weekend day 06:00
+        // and 23:00.
+        var time = Self.utc(2026, 11, 23, 0, 0)  // Monday 01:00 local
+        let end = time + 7 * 86_400
+        var wakeUps: [Double] = []
+        while let next = Schedule.nextChange(Self.rules, after: time), next < end {
+            XCTAssertGreaterThan(next, time)
+            wakeUps.append(next)
+            time = next
+        }
+        XCTAssertEqual(wakeUps.count, 5 * 4 + 2 * 2)
+        for wakeUp in wakeUps {
+            var seconds = time_t(wakeUp)
+            var local = tm()
+            localtime_r(&seconds, &local)
+            XCTAssertTrue(
+                [6, 11, 15, 23].contains(local.tm_hour) && local.tm_min == 0 && local.tm_sec == 0, "\(local)")
+        }
+    }
+
+    func testBadRulesAreReportedAtTheirFields() {
+        func problems(_ schedule: String) -> [String] {
+            do {
+                _ = try DeckDecoder.decode("{\"schedule\": \(schedule), \"sections\": []}")
+                return []
+            } catch {
+                return error.problems.map { "\($0.path): \($0.message)" }
+            }
+        }
+        XCTAssertEqual(
+            problems(#"[{"days": "mon-fry", "from": "06:00", "to": "25:00", "sections": ["a"]}]"#),
+            [
+                #"schedule[0].days: "mon-fry" is not a list of days ("mon-fri", "sat,sun", "daily")"#,
+                #"schedule[0].to: "25:00" is not a local time ("HH:MM", 00:00 to 24:00)"#,
+            ])
+        XCTAssertEqual(
+            problems(#"[{"from": "06:00", "to": "07:00", "sections": ["a"], "display": "off"}]"#),
+            [#"schedule[0]: a rule has either "sections" (the sections to show) or "display": "off""#])
+        XCTAssertEqual(
+            problems(#"[{"from": "06:00", "display": "on"}]"#),
+            [
+                #"schedule[0].to: missing (a local time, "HH:MM")"#,
+                #"schedule[0].display: the only display rule is "off""#,
+            ])
+        XCTAssertEqual(
+            problems(#"[{"from": "06:00", "to": "06:00", "display": "off"}]"#),
+            [#"schedule[0]: "from" and "to" are the same time (use "00:00" to "24:00" for the whole day)"#])
+        let deck = try? DeckDecoder.decode(
+            #"{"schedule": [{"days": "fri-mon", "from": "00:00", "to": "24:00", "sections": ["a"]}], "sections": []}"#)
+        XCTAssertEqual(deck?.schedule.first?.days, [5, 6, 0, 1])
+    }
+}
