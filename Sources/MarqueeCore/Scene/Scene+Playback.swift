@@ -22,6 +22,7 @@ extension Scene {
     /// the end of input wait for that, not for a ticker that never ends.
     public var needsFrameBesidesTicker: Bool {
         isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty || !pendingTags.isEmpty
+            || alertIsFading
     }
 
     /// Starts playing `settings` (options left out come from the deck's own `playback`, then the

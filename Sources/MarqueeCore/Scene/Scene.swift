@@ -92,11 +92,7 @@ public struct Scene: Sendable {
     public var viewport: PixelSize { layout.viewport }
 
     /// True while the next vblank should draw a frame.
-    public var needsFrame: Bool {
-        isDirty || animator.isAnimating || !tweens.isEmpty || !leaving.isEmpty || !pendingTags.isEmpty
-            || isTickerRunning
-            || alertIsFading
-    }
+    public var needsFrame: Bool { needsFrameBesidesTicker || isTickerRunning }
 
     public var isTransitioning: Bool { !tweens.isEmpty || !leaving.isEmpty }
 
