@@ -103,6 +103,32 @@ final class PlaybackTests: XCTestCase {
         XCTAssertEqual(driver.frames.count, 1 + 3 * 61, "61 frames a move: its start (progress 0) to its end")
     }
 
+    /// Bands take their height from the page: with a top band of 96 and a bottom one of 48 the
+    /// content has 336 px of the 480, and a page ends on the card the space cuts, drawn below the
+    /// top band.
+    func testPagesFollowTheSpaceTheBandsLeave() throws {
+        let cards = (0..<10).map { "{\"id\": \"c\($0)\"}" }.joined(separator: ",")
+        let deck = try DeckDecoder.decode(
+            """
+            {"layout": {"insets": 40, "spacing": 20, "cardHeight": 100},
+             "templates": {"bar": {"elements": [{"clock": "%H:%M", "left": 8, "top": 8, "width": 100}]}},
+             "overlays": [{"edge": "top", "height": 96, "template": "bar"}, {"edge": "bottom", "height": 48, "template": "bar"}],
+             "sections": [{"cards": [\(cards)]}]}
+            """)
+        var driver = Driver(Scene(deck: deck, viewport: Self.viewport))
+        XCTAssertEqual(driver.scene.scrollSpaceHeight, 480 - 96 - 48)
+        driver.frame(atVblank: 0)
+        _ = driver.scene.play(PlaybackSettings(mode: .pages, dwell: 2, duration: 1, curve: .linear), now: driver.now)
+        driver.run(until: 3.5)
+        // Card 2 (280 to 380) is cut by the space's bottom at 336: the next page starts with it one
+        // spacing below the space's top.
+        XCTAssertEqual(driver.offset(atTarget: 3.5)!, 260, accuracy: 1e-9)
+        let card2 = try XCTUnwrap(
+            driver.list.items.first { if case .card(let card, _, _, _) = $0.content { card.id == "c2" } else { false } }
+        )
+        XCTAssertEqual(card2.frame.y, 96 + 20, accuracy: 1e-9, "drawn one spacing under the top band")
+    }
+
     func testCardsMoveNAtATimeAndACardTallerThanThePageStillPages() {
         var driver = Driver(Scene(deck: Self.deck(cards: 10), viewport: Self.viewport))
         driver.frame(atVblank: 0)
