@@ -62,26 +62,30 @@ public struct DeckDiff: Equatable, Sendable {
     public init(from old: Deck, to new: Deck) {
         let oldSections = old.sections
         let newSections = new.sections
+        // The lists, taken out once: reaching a list through its section in the loops below would
+        // copy the section (and retain its arrays) for every card.
+        let oldLists = oldSections.map(\.cards)
+        let newLists = newSections.map(\.cards)
 
         // The old cards in order (global index g): their section, their node, and a table from
         // id to g.
-        let oldCards = OldCards(oldSections)
+        let oldCards = OldCards(oldLists)
         // Each new card in order: its node, and the old card with its id (-1 when new).
         var newBases: [Int] = []
         var newNodes: [CardList.Handle] = []
         var newMatch: [Int32] = []
         newNodes.reserveCapacity(new.cardCount)
         newMatch.reserveCapacity(new.cardCount)
-        for section in newSections {
+        for list in newLists {
             newBases.append(newNodes.count)
-            section.cards.forEachID { node, id in
+            list.forEachID { node, id in
                 newNodes.append(node)
                 newMatch.append(oldCards.index(ofID: id) ?? -1)
             }
         }
         newBases.append(newNodes.count)
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
-        func newID(_ j: Int, _ n: Int) -> String { newSections[j].cards.id(of: newNodes[n]) }
+        func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
 
         // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
         // place (each weighs one more than the cards it keeps, so empty ones count too).
@@ -117,7 +121,7 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 1. Cards that are gone.
         for g in 0..<oldCards.count where !found[g] {
-            steps.append(.deleteCard(id: oldCards.id(g, in: oldSections)))
+            steps.append(.deleteCard(id: oldCards.id(g)))
             deleted += 1
         }
 
@@ -143,9 +147,9 @@ public struct DeckDiff: Equatable, Sendable {
         for j in newSections.indices {
             for n in newRange(j) where newMatch[n] >= 0 {
                 let g = Int(newMatch[n])
-                let oldList = oldSections[Int(oldCards.section[g])].cards
-                if !CardList.sameContent(oldList, oldCards.node[g], newSections[j].cards, newNodes[n]) {
-                    steps.append(.updateCard(newSections[j].cards.card(of: newNodes[n])))
+                let oldList = oldLists[Int(oldCards.section[g])]
+                if !CardList.sameContent(oldList, oldCards.node[g], newLists[j], newNodes[n]) {
+                    steps.append(.updateCard(newLists[j].card(of: newNodes[n])))
                     updated += 1
                 }
             }
@@ -161,7 +165,7 @@ public struct DeckDiff: Equatable, Sendable {
                 guard newMatch[n] >= 0 else {
                     steps.append(
                         .insertCard(
-                            newSections[j].cards.card(of: newNodes[n]), section: w, after: previous.map { newID(j, $0) }
+                            newLists[j].card(of: newNodes[n]), section: w, after: previous.map { newID(j, $0) }
                         ))
                     inserted += 1
                     continue
@@ -232,17 +236,17 @@ private struct OldCards {
     var section: [Int32] = []
     var node: [CardList.Handle] = []
     private var table = IDTable()
-    private let sections: [Section]
+    private let lists: [CardList]
 
     var count: Int { node.count }
 
-    init(_ sections: [Section]) {
-        self.sections = sections
-        let total = sections.reduce(0) { $0 + $1.cards.count }
+    init(_ lists: [CardList]) {
+        self.lists = lists
+        let total = lists.reduce(0) { $0 + $1.count }
         section.reserveCapacity(total)
         node.reserveCapacity(total)
         table.reserveCapacity(total)
-        for (k, cards) in sections.map(\.cards).enumerated() {
+        for (k, cards) in lists.enumerated() {
             cards.forEachID { handle, id in
                 table.insert(Int32(node.count), hash: IDTable.hash(id))
                 section.append(Int32(k))
@@ -253,11 +257,10 @@ private struct OldCards {
 
     /// The global index of the old card with this id.
     func index(ofID id: UnsafeBufferPointer<UInt8>) -> Int32? {
-        table.find(hash: IDTable.hash(id)) { g in sections[Int(section[Int(g)])].cards.id(of: node[Int(g)], equals: id)
-        }
+        table.find(hash: IDTable.hash(id)) { g in lists[Int(section[Int(g)])].id(of: node[Int(g)], equals: id) }
     }
 
-    func id(_ g: Int, in sections: [Section]) -> String { sections[Int(section[g])].cards.id(of: node[g]) }
+    func id(_ g: Int) -> String { lists[Int(section[g])].id(of: node[g]) }
 }
 
 extension Deck: DeckDiffTarget {
