@@ -20,7 +20,8 @@ public enum TemplateCheck {
         var lowContrastUncounted = 0
         for (sectionIndex, section) in deck.sections.enumerated() {
             for (item, card) in section.cards.enumerated() {
-                let path = "sections[\(sectionIndex)].cards[\(item)]"
+                // Made only for a card named: a million cards are checked.
+                let path = { "sections[\(sectionIndex)].cards[\(item)]" }
                 let template = deck.template(of: card)
                 if let name = card.template, template != nil {
                     used[name, default: 0] += 1
@@ -32,7 +33,7 @@ public enum TemplateCheck {
                     if lowContrast.count < namedCardLimit {
                         lowContrast.append(
                             DeckProblem(
-                                path: path,
+                                path: path(),
                                 message:
                                     "\(what) \(color.hexString) on the card's fill \(fill.hexString) has a contrast of \(format(contrast(color, fill))):1 (at least \(format(minimumContrast)):1 reads)"
                             ))
