@@ -133,12 +133,18 @@ enum CardCoding {
             CardParts.appendLength(lengths.1, to: &bytes)
             CardParts.appendLength(lengths.2, to: &bytes)
             CardParts.appendLength(lengths.3, to: &bytes)
-            bytes.append(contentsOf: card.id.utf8)
-            bytes.append(contentsOf: card.title.utf8)
-            bytes.append(contentsOf: card.body.utf8)
+            appendUTF8(card.id, to: &bytes)
+            appendUTF8(card.title, to: &bytes)
+            appendUTF8(card.body, to: &bytes)
             bytes.append(contentsOf: extra)
         }
         return (CardRecord(start: start), length)
+    }
+
+    /// A string's bytes in one copy (appending a `UTF8View` goes a byte at a time).
+    private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// The card a record stands for.

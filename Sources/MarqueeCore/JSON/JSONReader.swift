@@ -129,53 +129,41 @@ public struct JSONReader: ~Copyable {
     private var readError: JSONParseError?
 
     private mutating func advanceLineAndColumn(over count: Int) {
-        let bytes = UnsafeBufferPointer(start: base, count: count)
-        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else {
-            columnAtBase += Self.characters(in: bytes)
-            return
+        // One pass, eight bytes at a time: newlines counted, characters (bytes that do not
+        // continue a UTF-8 sequence) counted since the last one.
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let xored = word ^ (Self.ones &* 0x0A)
+            // A newline's byte is zero after the xor: exactly those bytes keep their high bit here.
+            let newlines = ~(((xored & low) &+ low) | xored | low)
+            if newlines == 0 {
+                columnAtBase += 8 - (word & ~(word << 1) & Self.highs).nonzeroBitCount
+            } else {
+                lineAtBase += newlines.nonzeroBitCount
+                // Bytes after the word's last newline (little-endian: the highest one set).
+                let last = (63 - newlines.leadingZeroBitCount) / 8
+                columnAtBase = 1
+                for byte in UnsafeBufferPointer(start: base + index + last + 1, count: 7 - last)
+                where byte & 0xC0 != 0x80 {
+                    columnAtBase += 1
+                }
+            }
+            index += 8
         }
-        lineAtBase += Self.newlines(in: UnsafeBufferPointer(rebasing: bytes[..<lastNewline])) + 1
-        columnAtBase = 1 + Self.characters(in: UnsafeBufferPointer(rebasing: bytes[(lastNewline + 1)...]))
+        for byte in UnsafeBufferPointer(start: base + index, count: count - index) {
+            if byte == UInt8(ascii: "\n") {
+                lineAtBase += 1
+                columnAtBase = 1
+            } else if byte & 0xC0 != 0x80 {
+                columnAtBase += 1
+            }
+        }
     }
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
-
-    /// Newline bytes, eight at a time: a byte is zero after the xor exactly when its high bit
-    /// survives this test (no borrow from the byte below, unlike the quicker "has a zero" test).
-    private static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        var index = 0
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x0A)
-            let zero = ~(((word & low) &+ low) | word | low)
-            count += zero.nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") { count += 1 }
-            index += 1
-        }
-        return count
-    }
-
-    /// Characters (bytes that do not continue a UTF-8 sequence), eight bytes at a time.
-    private static func characters(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var continuing = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-            // 10xxxxxx: the high bit set and the next bit clear.
-            continuing += (word & ~(word << 1) & highs).nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] & 0xC0 == 0x80 { continuing += 1 }
-            index += 1
-        }
-        return bytes.count - continuing
-    }
 
     /// An error at the current position, with its line and column.
     public func error(_ message: String) -> JSONParseError {
