@@ -5,12 +5,15 @@ protocol PixelEncoding {
     static func encode(_ xrgb: UInt32) -> Word
     /// Four pixels at once (the quarter-turn copy moves four at a time).
     static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<Word>
+    /// Eight pixels at once (unturned rows): two SSE2 or NEON registers in, one out for 16 bits.
+    static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<Word>
     static func decode(_ word: Word) -> UInt32
 }
 
 enum XRGB8888Encoding: PixelEncoding {
     static func encode(_ xrgb: UInt32) -> UInt32 { xrgb }
     static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt32> { xrgb }
+    static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<UInt32> { xrgb }
     static func decode(_ word: UInt32) -> UInt32 { word | 0xFF00_0000 }
 }
 
@@ -19,6 +22,9 @@ enum XBGR8888Encoding: PixelEncoding {
         (xrgb & 0xFF00_FF00) | ((xrgb >> 16) & 0xFF) | ((xrgb & 0xFF) << 16)
     }
     static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        (xrgb & 0xFF00_FF00) | ((xrgb &>> 16) & 0xFF) | ((xrgb & 0xFF) &<< 16)
+    }
+    static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<UInt32> {
         (xrgb & 0xFF00_FF00) | ((xrgb &>> 16) & 0xFF) | ((xrgb & 0xFF) &<< 16)
     }
     static func decode(_ word: UInt32) -> UInt32 { encode(word) | 0xFF00_0000 }
@@ -33,6 +39,9 @@ enum RGB565Encoding: PixelEncoding {
     static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt16> {
         SIMD4(truncatingIfNeeded: ((xrgb &>> 8) & 0xF800) | ((xrgb &>> 5) & 0x07E0) | ((xrgb &>> 3) & 0x001F))
     }
+    static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<UInt16> {
+        SIMD8(truncatingIfNeeded: ((xrgb &>> 8) & 0xF800) | ((xrgb &>> 5) & 0x07E0) | ((xrgb &>> 3) & 0x001F))
+    }
     static func decode(_ word: UInt16) -> UInt32 {
         let value = UInt32(word)
         let red = value >> 11, green = (value >> 5) & 0x3F, blue = value & 0x1F
@@ -45,6 +54,9 @@ enum RGB565Encoding: PixelEncoding {
 enum BGR565Encoding: PixelEncoding {
     static func encode(_ xrgb: UInt32) -> UInt16 { RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb)) }
     static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt16> {
+        RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb))
+    }
+    static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<UInt16> {
         RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb))
     }
     static func decode(_ word: UInt16) -> UInt32 { XBGR8888Encoding.decode(RGB565Encoding.decode(word)) }
