@@ -27,8 +27,7 @@ public struct DRMOptions: Sendable {
 /// lacks are copied into it (turned by `--rotate` on the way), known from the rows the renderer
 /// wrote (`ScanoutRows`), no pixel hashed: dumb buffers are write-combined memory that must never
 /// be read. Each commit carries the rows that changed since the frame on screen as
-/// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those), and a frame that changed
-/// nothing is not committed at all. Two buffers are enough because a frame is drawn only after
+/// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those). Two buffers are enough because a frame is drawn only after
 /// the previous flip completed (the flip event is what makes it due), so the back buffer is never
 /// on screen while it is written.
 public final class DRMBackend: DisplayBackend {
@@ -161,10 +160,11 @@ public final class DRMBackend: DisplayBackend {
     public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
         rows.add(changedRows)
-        // Nothing changed since the frame on screen: no copy, no commit, no damage. The link
-        // times the next frame by a vblank event, as after any idle frame.
+        // A frame that changed nothing is still flipped: the flip event is what paces the next
+        // frame (`--max-fps` counts vblanks from the last flip). It carries no clips then, which
+        // the kernel takes as the whole frame (skipping the commit needs the link to count a
+        // frame without a flip: docs/architecture.md, "Damage to the kernel").
         let clip = DamageClip(frameRows: changedRows, frame: size, rotation: rotation)
-        guard clip != nil || !hasPresented else { return }
         let back = 1 - front
         FrameCopier.copy(shadow, rows: rows.lacking(inBuffer: back), to: buffers[back].surface, rotation: rotation)
         rows.written(buffer: back)
