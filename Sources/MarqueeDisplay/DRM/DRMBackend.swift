@@ -23,11 +23,13 @@ public struct DRMOptions: Sendable {
 /// Shows frames on a display through DRM/KMS: a mode set on one CRTC, two dumb buffers flipped at
 /// vblank, and the display link timed by the flip events.
 ///
-/// Frames are rendered into a shadow buffer in ordinary memory and only the rows that changed are
-/// copied into the back buffer (turned by `--rotate` on the way): dumb buffers are write-combined
-/// memory that must never be read. Two buffers are enough because a frame is drawn only after the
-/// previous flip completed (the flip event is what makes it due), so the back buffer is never on
-/// screen while it is written.
+/// Frames are rendered into a shadow buffer in ordinary memory and only the rows the back buffer
+/// lacks are copied into it (turned by `--rotate` on the way), known from the rows the renderer
+/// wrote (`ScanoutRows`), no pixel hashed: dumb buffers are write-combined memory that must never
+/// be read. Each commit carries the rows that changed since the frame on screen as
+/// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those). Two buffers are enough because a frame is drawn only after
+/// the previous flip completed (the flip event is what makes it due), so the back buffer is never
+/// on screen while it is written.
 public final class DRMBackend: DisplayBackend {
     public let name = "drm"
     public let size: PixelSize
@@ -39,7 +41,7 @@ public final class DRMBackend: DisplayBackend {
     private let modesetter: DRMModesetter
     private let buffers: [DumbBuffer]
     private let shadow: PixelBuffer
-    private let damage: ScanoutDamage
+    private var rows: ScanoutRows
     private let saved: SavedCRTC
     private let link: DRMDisplayLink
     private let writeback: WritebackCapture?
@@ -87,7 +89,7 @@ public final class DRMBackend: DisplayBackend {
         self.modesetter = modesetter
         size = options.rotation.logicalSize(ofPanel: panel)
         shadow = PixelBuffer(width: size.width, height: size.height)
-        damage = ScanoutDamage(rows: size.height, buffers: 2)
+        rows = ScanoutRows(rows: size.height, buffers: 2)
 
         let reported = output.mode.refreshRate
         let plausible = FramePacing.plausibleRate(reported)
@@ -157,10 +159,17 @@ public final class DRMBackend: DisplayBackend {
 
     public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
+        rows.add(changedRows)
+        // A frame that changed nothing is still flipped: the flip event is what paces the next
+        // frame (`--max-fps` counts vblanks from the last flip). It carries no clips then, which
+        // the kernel takes as the whole frame (skipping the commit needs the link to count a
+        // frame without a flip: docs/architecture.md, "Damage to the kernel").
+        let clip = DamageClip(frameRows: changedRows, frame: size, rotation: rotation)
         let back = 1 - front
-        damage.measure(shadow, rows: changedRows)
-        damage.copyChangedRows(of: shadow, into: buffers[back].surface, buffer: back, rotation: rotation)
-        let result = modesetter.flip(to: buffers[back].framebufferID, events: link.events)
+        FrameCopier.copy(shadow, rows: rows.lacking(inBuffer: back), to: buffers[back].surface, rotation: rotation)
+        rows.written(buffer: back)
+        let result = modesetter.flip(
+            to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
         guard result == 0 else {
             throw DisplayError(
                 .systemCall, "page flip on \(output.connector.name) failed: \(String(cString: strerror(result)))",

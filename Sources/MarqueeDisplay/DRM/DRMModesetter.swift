@@ -8,8 +8,9 @@ protocol DRMModesetter {
     /// "atomic" or "legacy", for the log.
     var name: String { get }
     func setMode(framebuffer: UInt32) throws(DisplayError)
-    /// Queues a flip to `framebuffer` at the next vblank. Returns 0 or the errno.
-    func flip(to framebuffer: UInt32, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32
+    /// Queues a flip to `framebuffer` at the next vblank. `damage`: the part of the panel that
+    /// differs from the frame on screen (nil: all of it). Returns 0 or the errno.
+    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32
 }
 
 struct LegacyModesetter: DRMModesetter {
@@ -29,7 +30,11 @@ struct LegacyModesetter: DRMModesetter {
         }
     }
 
-    func flip(to framebuffer: UInt32, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32 {
+    /// A legacy page flip carries no damage: drivers that upload damage (SPI and USB panels)
+    /// send the whole frame. `drmModeDirtyFB` would not help here: it reports damage to a
+    /// framebuffer already on screen, so after a flip it would make such a driver send the rows
+    /// twice (docs/architecture.md, "Damage to the kernel").
+    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32 {
         drmModePageFlip(device.fd, output.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), events) == 0
             ? 0 : errno
     }
@@ -122,9 +127,24 @@ struct AtomicModesetter: DRMModesetter {
         request.set(planeID, planeProperties, "CRTC_H", height)
     }
 
-    func flip(to framebuffer: UInt32, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32 {
+    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32 {
         var request = AtomicRequest()
         request.set(planeID, planeProperties, "FB_ID", UInt64(framebuffer))
+        // FB_DAMAGE_CLIPS: a blob of `struct drm_mode_rect`, kept by the commit that takes it, so
+        // Marquee's handle is dropped at once. A driver without the property gets no clips (it
+        // scans out the whole buffer anyway); a blob that cannot be made leaves the whole frame
+        // damaged, as without clips.
+        var blob: UInt32 = 0
+        if let damage, let property = planeProperties.id("FB_DAMAGE_CLIPS") {
+            var rect = drm_mode_rect(x1: damage.x1, y1: damage.y1, x2: damage.x2, y2: damage.y2)
+            if drmModeCreatePropertyBlob(device.fd, &rect, MemoryLayout<drm_mode_rect>.size, &blob) == 0,
+                drmModeAtomicAddProperty(request.request, planeID, property, UInt64(blob)) < 0
+            {
+                _ = drmModeDestroyPropertyBlob(device.fd, blob)
+                blob = 0
+            }
+        }
+        defer { if blob != 0 { _ = drmModeDestroyPropertyBlob(device.fd, blob) } }
         return request.commit(
             fd: device.fd, flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK), userData: events)
     }

@@ -38,22 +38,24 @@ enum FrameCopier {
         }
         switch rotation {
         case .none:
+            // Eight pixels a step, in SIMD registers whatever the format (the 16-bit formats'
+            // conversion included), each panel row written front to back.
             for y in rows {
-                let from = source + y * sourceStride
-                let to = panelRow(y)
-                if Encoding.self == XRGB8888Encoding.self {
-                    var x = 0
-                    while x &+ 4 <= width {
-                        let four = UnsafeRawPointer(from + x).loadUnaligned(as: SIMD4<UInt32>.self)
-                        UnsafeMutableRawPointer(to + x).storeBytes(of: four, as: SIMD4<UInt32>.self)
-                        x &+= 4
-                    }
-                    while x < width {
-                        to[x] = Encoding.encode(from[x])
-                        x &+= 1
-                    }
-                } else {
-                    for x in 0..<width { to[x] = Encoding.encode(from[x]) }
+                let from = UnsafeRawPointer(source + y * sourceStride)
+                let to = UnsafeMutableRawPointer(panelRow(y))
+                let wordSize = MemoryLayout<Encoding.Word>.size
+                var x = 0
+                while x &+ 8 <= width {
+                    let eight = from.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                    to.storeBytes(
+                        of: Encoding.encode(eight), toByteOffset: x &* wordSize, as: SIMD8<Encoding.Word>.self)
+                    x &+= 8
+                }
+                let pixels = from.assumingMemoryBound(to: UInt32.self)
+                let words = to.assumingMemoryBound(to: Encoding.Word.self)
+                while x < width {
+                    words[x] = Encoding.encode(pixels[x])
+                    x &+= 1
                 }
             }
         case .half:

@@ -1,19 +1,30 @@
 import MarqueeCore
 
-/// The scan-out stage of the DRM and fbdev backends (row hashing, then the copy of changed rows,
-/// turned and converted) into buffers in ordinary memory, timed: for `marquee bench --scanout`,
-/// which puts its cost beside the rendering and a plain frame copy.
+/// The scan-out stage of the DRM and fbdev backends into buffers in ordinary memory, timed: for
+/// `marquee bench --scanout`, which puts its cost beside the rendering and a plain frame copy.
+/// As DRM does it (the rows each buffer lacks known from the renderer, copied, turned and
+/// converted), or with `hashesRows` as fbdev does it (those rows hashed first, and only the rows
+/// whose hash differs from what the buffer holds copied).
 public final class ScanoutTimer {
     public let rotation: Rotation
     public let format: ScanoutFormat
+    public let hashesRows: Bool
+    private let frameSize: PixelSize
     private let damage: ScanoutDamage
+    private var rows: ScanoutRows
     private let memory: [UnsafeMutableRawPointer]
     private let surfaces: [ScanoutSurface]
     private var next = 0
+    /// The kernel damage clip of the last present (nil: nothing changed), as DRM would commit it.
+    public private(set) var lastClip: (x1: Int32, y1: Int32, x2: Int32, y2: Int32)?
 
-    public init(frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2) {
+    public init(
+        frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2, hashesRows: Bool = false
+    ) {
         self.rotation = rotation
         self.format = format
+        self.hashesRows = hashesRows
+        self.frameSize = frameSize
         let panel = rotation.panelSize(ofLogical: frameSize)
         let bytesPerRow = panel.width * format.bytesPerPixel
         memory = (0..<buffers).map { _ in
@@ -25,19 +36,30 @@ public final class ScanoutTimer {
             ScanoutSurface(base: $0, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height, format: format)
         }
         damage = ScanoutDamage(rows: frameSize.height, buffers: buffers)
+        rows = ScanoutRows(rows: frameSize.height, buffers: buffers)
     }
 
     deinit { for bytes in memory { bytes.deallocate() } }
 
     /// Sends `frame` to the next buffer as a backend's `present` would, `changedRows` being what
-    /// the renderer wrote (nil: unknown, every row is hashed); returns milliseconds.
+    /// the renderer wrote (nil: unknown, every row); returns milliseconds.
     public func present(_ frame: PixelBuffer, changedRows: Range<Int>? = nil) -> Double {
         let start = MonotonicClock.now()
-        damage.measure(frame, rows: changedRows)
-        damage.copyChangedRows(of: frame, into: surfaces[next], buffer: next, rotation: rotation)
+        if hashesRows {
+            damage.measure(frame, rows: changedRows)
+            damage.copyChangedRows(of: frame, into: surfaces[next], buffer: next, rotation: rotation)
+        } else {
+            let changed = changedRows ?? 0..<frame.height
+            rows.add(changed)
+            FrameCopier.copy(frame, rows: rows.lacking(inBuffer: next), to: surfaces[next], rotation: rotation)
+            rows.written(buffer: next)
+            lastClip = DamageClip(frameRows: changed, frame: frameSize, rotation: rotation).map {
+                ($0.x1, $0.y1, $0.x2, $0.y2)
+            }
+        }
         next = (next + 1) % surfaces.count
         return (MonotonicClock.now() - start) * 1000
     }
 
-    public var name: String { "rotate \(rotation.rawValue) \(format)" }
+    public var name: String { "rotate \(rotation.rawValue) \(format)\(hashesRows ? " hashed" : "")" }
 }
