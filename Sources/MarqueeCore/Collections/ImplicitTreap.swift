@@ -289,21 +289,18 @@ struct ImplicitTreap<Element: TreapElement>: Sendable {
     /// Changes every element in place (in order), for changes that leave the sums as they are
     /// (moving an element's data elsewhere).
     mutating func rewriteElements(_ body: (inout Element) -> Void) {
-        var stack: [Handle] = []
-        var pending = root
-        while true {
-            while pending != Self.none {
-                stack.append(pending)
-                pending = nodes[Int(pending)].left
-            }
-            guard let top = stack.popLast() else { return }
-            body(&nodes[Int(top)].element)
-            pending = nodes[Int(top)].right
-        }
+        for handle in handlesInOrder() { body(&nodes[Int(handle)].element) }
     }
 
     /// Calls `body` with every node's handle and element, in order.
     func forEachInOrder(_ body: (Handle, Element) -> Void) {
+        for handle in handlesInOrder() { body(handle, nodes[Int(handle)].element) }
+    }
+
+    /// Every node's handle, in order (O(n), one array).
+    private func handlesInOrder() -> [Handle] {
+        var handles: [Handle] = []
+        handles.reserveCapacity(count)
         var stack: [Handle] = []
         var pending = root
         while true {
@@ -311,8 +308,8 @@ struct ImplicitTreap<Element: TreapElement>: Sendable {
                 stack.append(pending)
                 pending = nodes[Int(pending)].left
             }
-            guard let top = stack.popLast() else { return }
-            body(top, nodes[Int(top)].element)
+            guard let top = stack.popLast() else { return handles }
+            handles.append(top)
             pending = nodes[Int(top)].right
         }
     }

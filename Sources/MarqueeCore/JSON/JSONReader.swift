@@ -435,19 +435,7 @@ public struct JSONReader: ~Copyable {
         // Whether every byte so far is ASCII (then the text needs no UTF-8 check).
         var highBits: UInt64 = 0
         while true {
-            // Eight bytes at a time while none is a quote, a backslash or a control character.
-            while position + 8 <= end {
-                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                if Self.hasSpecialByte(word) { break }
-                highBits |= word
-                position += 8
-            }
-            while position < end {
-                let byte = base[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                highBits |= UInt64(byte)
-                position += 1
-            }
+            skipPlainBytes(highBits: &highBits)
             if position < end { break }
             if !(try refill()) { break }
         }
@@ -487,19 +475,27 @@ public struct JSONReader: ~Copyable {
             }
             // The plain bytes up to the next quote, backslash or control byte, in one piece.
             let run = position
-            while position + 8 <= end {
-                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                if Self.hasSpecialByte(word) { break }
-                highBits |= word
-                position += 8
-            }
-            while position < end {
-                let next = base[position]
-                if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next < 0x20 { break }
-                highBits |= UInt64(next)
-                position += 1
-            }
+            skipPlainBytes(highBits: &highBits)
             utf8.append(contentsOf: UnsafeBufferPointer(start: base + run, count: position - run))
+        }
+    }
+
+    /// Moves `position` over the window's bytes up to the next quote, backslash or control byte,
+    /// eight at a time while it can, or to the window's end; ORs the bytes into `highBits` (whose
+    /// high bits then say whether any was not ASCII).
+    @inline(__always)
+    private mutating func skipPlainBytes(highBits: inout UInt64) {
+        while position + 8 <= end {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            if Self.hasSpecialByte(word) { break }
+            highBits |= word
+            position += 8
+        }
+        while position < end {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= UInt64(byte)
+            position += 1
         }
     }
 
