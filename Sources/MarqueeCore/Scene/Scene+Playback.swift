@@ -115,11 +115,14 @@ extension Scene {
         // Page moves may end past the deck's end (a last page with room below its cards), and a
         // loop's offset runs past it by design; a plain scroll stays within the content.
         let finished = animator.advance(to: target, within: settings.loops ? nil : 0...max(layout.maxOffset, 0))
+        // A loop's resting offset is brought back by whole periods (the same picture): after a
+        // move, and after an edit that shortened the deck while a page rested (the fuzzer found
+        // an offset left past a shrunken period until the next move).
+        if let period = loopPeriod, !animator.isAnimating {
+            let reduced = reducedLoopOffset(animator.presentedOffset, period: period)
+            if reduced != animator.presentedOffset { animator.jump(to: reduced) }
+        }
         if case .moving = running.phase, !animator.isAnimating {
-            if let period = loopPeriod {
-                let reduced = reducedLoopOffset(animator.presentedOffset, period: period)
-                if reduced != animator.presentedOffset { animator.jump(to: reduced) }
-            }
             let dwell = settings.dwell ?? PlaybackSettings.defaultDwell
             running.phase = running.isPaused ? .held(remaining: dwell) : .dwelling(until: target + dwell)
         }
