@@ -317,41 +317,19 @@ public struct JSONReader: ~Copyable {
         return value
     }
 
+    /// A whole object, read with the same member steps a caller of `nextMember` takes.
     private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
-        position += 1
+        try beginObject(depth: depth)
         var members: [(key: String, value: JSONValue)] = []
         // Objects in decks are small: a linear scan finds duplicates faster than hashing, and a
         // set takes over for large ones.
         var seenKeys: Set<String>?
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-            let key = try string()
-            if Self.isDuplicate(key, in: members, seen: &seenKeys) {
-                position = lastStringStart
-                throw error("duplicate member \"\(key)\"")
-            }
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
-            position += 1
-            skipWhitespace()
+        while let key = try nextMember(
+            first: members.isEmpty, isDuplicate: { Self.isDuplicate($0, in: members, seen: &seenKeys) })
+        {
             members.append((key, try value(depth: depth)))
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                return .object(members)
-            case nil: throw error("unexpected end of input inside an object")
-            default: throw error("expected ',' or '}' in an object")
-            }
         }
+        return .object(members)
     }
 
     private static func isDuplicate(
@@ -362,28 +340,12 @@ public struct JSONReader: ~Copyable {
         return !seen!.insert(key).inserted
     }
 
+    /// A whole array, read with the same element steps a caller of `nextElement` takes.
     private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
-        position += 1
+        try beginArray(depth: depth)
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try value(depth: depth))
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return .array(elements)
-            case nil: throw error("unexpected end of input inside an array")
-            default: throw error("expected ',' or ']' in an array")
-            }
-        }
+        while try nextElement(index: elements.count) { elements.append(try value(depth: depth)) }
+        return .array(elements)
     }
 
     private mutating func number() throws(JSONParseError) -> Double {
