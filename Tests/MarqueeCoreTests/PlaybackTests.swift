@@ -351,4 +351,23 @@ final class PlaybackTests: XCTestCase {
         _ = scene.frame(at: FrameTime(timestamp: 1, targetTimestamp: 1), into: &list)
         XCTAssertEqual(scene.nextPlaybackChange!, 2, accuracy: 1e-9)
     }
+
+    /// A scroll whose curve overshoots far (y1 = 5.1) is still under way when a loop starts: the
+    /// loop lifts the bound at the deck's end, never the one at its top.
+    func testAnOvershootingScrollUnderALoopNeverGoesAboveTheTop() {
+        var scene = Scene(deck: Self.deck(cards: 10), viewport: Self.viewport)
+        var list = DisplayList()
+        _ = scene.scroll(to: .offset(1000), duration: 0, curve: .linear, tag: 1)
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 0), into: &list)
+        let overshoot = TimingCurve.cubicBezier(UnitBezier(x1: 0.25, y1: 5.1, x2: 0.25, y2: 1))
+        _ = scene.scroll(to: .offset(200), duration: 0.5, curve: overshoot, tag: 1)
+        _ = scene.play(PlaybackSettings(mode: .cards(7), dwell: 2, duration: 4, wrap: .loop), now: 0)
+        var lowest = Double.infinity
+        for frame in 1...120 {
+            let time = Double(frame) / 60
+            _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
+            lowest = min(lowest, list.offset)
+        }
+        XCTAssertEqual(lowest, 0, "the overshoot is held at the top, not drawn above it")
+    }
 }

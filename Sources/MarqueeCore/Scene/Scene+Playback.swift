@@ -113,8 +113,11 @@ extension Scene {
         default: break
         }
         // Page moves may end past the deck's end (a last page with room below its cards), and a
-        // loop's offset runs past it by design; a plain scroll stays within the content.
-        let finished = animator.advance(to: target, within: settings.loops ? nil : 0...max(layout.maxOffset, 0))
+        // loop's offset runs past it by design; a plain scroll stays within the content. Nothing
+        // goes above the top: a scroll with an overshooting curve that was under way when a loop
+        // started swung to -794 px (found by the fuzzer).
+        let finished = animator.advance(
+            to: target, within: settings.loops ? 0...Double.infinity : 0...max(layout.maxOffset, 0))
         // A loop's resting offset is brought back by whole periods (the same picture): after a
         // move, and after an edit that shortened the deck while a page rested (the fuzzer found
         // an offset left past a shrunken period until the next move).

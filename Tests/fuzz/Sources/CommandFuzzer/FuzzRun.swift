@@ -53,7 +53,7 @@ struct FuzzRun {
 
     /// Every reply must stay one short line, whatever the input quoted.
     static func checkBounded(_ message: String) {
-        precondition(message.utf8.count <= 1_000, "a message of \(message.utf8.count) bytes")
+        invariant(message.utf8.count <= 1_000, "a message of \(message.utf8.count) bytes")
     }
 
     static func deck() -> Deck {
@@ -78,7 +78,7 @@ struct FuzzRun {
                     try scene.performAll(batch!.map(Self.sceneEdit), tag: 3)
                 } catch {
                     Self.checkBounded(error.error.message)
-                    precondition(scene.deck == before, "a failed batch changed the deck")
+                    invariant(scene.deck == before, "a failed batch changed the deck")
                 }
                 batch = nil
             case let edit where edit.isEdit: batch!.append(edit)
@@ -113,7 +113,7 @@ struct FuzzRun {
                 drawFrames(1)
                 frames += 1
             }
-            precondition(!scene.needsFrameBesidesTicker, "wait idle never ended")
+            invariant(!scene.needsFrameBesidesTicker, "wait idle never ended")
         case .appear(let stagger, let duration):
             scene.appear(stagger: min(stagger ?? 0.08, 0.5), duration: duration.map { min($0, 2) }, tag: 2)
         case .batch:
@@ -122,7 +122,7 @@ struct FuzzRun {
             // As the session does it: decoded (off the frame path there), then the difference.
             guard let new = try? DeckDecoder.decode(bytes: Array(text.utf8)) else { break }
             _ = scene.apply(new, tag: 4)
-            precondition(scene.deck.sections == new.sections, "apply did not reach the new state")
+            invariant(scene.deck.sections == new.sections, "apply did not reach the new state")
         case .play(let settings):
             // Dwells and moves bounded, as waits are, so a run shows pages turning.
             var bounded = settings
@@ -192,29 +192,35 @@ struct FuzzRun {
 
     func checkInvariants() {
         let layout = scene.layout
-        precondition(layout.cardCount == scene.deck.cardCount, "layout and deck disagree on the card count")
-        precondition(layout.sectionCount == scene.deck.sections.count, "layout and deck disagree on sections")
-        precondition(list.offset >= 0, "negative offset")
+        invariant(layout.cardCount == scene.deck.cardCount, "layout and deck disagree on the card count")
+        invariant(layout.sectionCount == scene.deck.sections.count, "layout and deck disagree on sections")
+        invariant(list.offset >= 0, "negative offset")
         // Playback may rest past the end (a last page with room below, a loop's seam).
         let playing = scene.playback != nil
-        precondition(
+        invariant(
             playing || scene.animator.isAnimating || list.offset <= layout.maxOffset + 1e-6, "offset left past the end")
-        precondition(playing || scene.animator.destination <= layout.maxOffset + 1e-6, "scrolling past the end")
+        invariant(playing || scene.animator.destination <= layout.maxOffset + 1e-6, "scrolling past the end")
         if let period = scene.loopPeriod, !scene.animator.isAnimating {
-            precondition(list.offset < period + layout.configuration.insets.top + 1e-6, "a loop's offset kept growing")
+            invariant(list.offset < period + layout.configuration.insets.top + 1e-6, "a loop's offset kept growing")
         }
-        precondition(list.percent >= 0 && list.percent <= 1, "percent outside [0, 1]")
+        invariant(list.percent >= 0 && list.percent <= 1, "percent outside [0, 1]")
         var seen = Set<String>()
         for item in list.items {
-            precondition(
+            invariant(
                 item.frame.x.isFinite && item.frame.y.isFinite && item.alpha >= 0 && item.alpha <= 1, "bad attributes")
             if case .card(let listed, let index, let section, let position) = item.content {
                 let card = scene.deck.sections[section].cards[position]
-                precondition(listed == card, "the listed card is not the deck's")
+                invariant(listed == card, "the listed card is not the deck's")
                 // A looping deck draws its copies: a card may show twice, never in one copy.
-                precondition(seen.insert(card.id).inserted || scene.loopPeriod != nil, "card \(card.id) drawn twice")
-                precondition(scene.deck.globalIndex(ofCardWithID: card.id) == index, "index out of step")
+                invariant(seen.insert(card.id).inserted || scene.loopPeriod != nil, "card \(card.id) drawn twice")
+                invariant(scene.deck.globalIndex(ofCardWithID: card.id) == index, "index out of step")
             }
         }
     }
+}
+
+/// A failed invariant stops the run with its message. `precondition` would do, but an optimized
+/// build drops its message, and the fuzzer runs optimized: CI's log would show only where.
+func invariant(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("invariant: \(message())") }
 }
