@@ -36,17 +36,19 @@ public final class DRMBackend: DisplayBackend {
     public let rotation: Rotation
     /// "Virtual-1 1024x768@60 on /dev/dri/card0 (vkms), atomic", for the log.
     public let summary: String
-    private let device: DRMDevice
-    private let output: DRMOutput
-    private let modesetter: DRMModesetter
-    private let buffers: [DumbBuffer]
+    let device: DRMDevice
+    var output: DRMOutput
+    var modesetter: DRMModesetter
+    var buffers: [DumbBuffer]
     private let shadow: PixelBuffer
     private var rows: ScanoutRows
     private let saved: SavedCRTC
-    private let link: DRMDisplayLink
+    let link: DRMDisplayLink
     private let writeback: WritebackCapture?
-    private let log: (String) -> Void
-    private var front = 0
+    let log: (String) -> Void
+    var front = 0
+    /// False after `display off`: no frame is flipped until `display on`.
+    var isPoweredOn = true
     private var restored = false
     private var hasPresented = false
 
@@ -64,10 +66,10 @@ public final class DRMBackend: DisplayBackend {
         var modesetter: DRMModesetter = LegacyModesetter(device: device, output: output)
         var why = "forced by --no-atomic or MARQUEE_DRM_NO_ATOMIC"
         if !options.forceLegacy {
-            if let atomic = AtomicModesetter(device: device, output: output) {
-                modesetter = atomic
-            } else {
-                why = "the driver offers no atomic modesetting"
+            do {
+                modesetter = try AtomicModesetter(device: device, output: output)
+            } catch {
+                why = error.message
             }
         }
         let panel = PixelSize(width: output.mode.width, height: output.mode.height)
@@ -124,7 +126,7 @@ public final class DRMBackend: DisplayBackend {
             let device = try DRMDevice.open(path)
             let resources = try DRMResources(device)
             let output = try DRMOutput.choose(
-                on: device, resources: resources, connector: options.connector, mode: options.mode)
+                on: device.path, resources: resources, connector: options.connector, mode: options.mode)
             return (device, resources, output)
         }
         let paths = DRMDevice.cardPaths()
@@ -137,7 +139,7 @@ public final class DRMBackend: DisplayBackend {
                 let device = try DRMDevice.open(path)
                 let resources = try DRMResources(device)
                 let output = try DRMOutput.choose(
-                    on: device, resources: resources, connector: options.connector, mode: options.mode)
+                    on: device.path, resources: resources, connector: options.connector, mode: options.mode)
                 return (device, resources, output)
             } catch {
                 problems.append(error)
@@ -160,6 +162,8 @@ public final class DRMBackend: DisplayBackend {
     public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
         rows.add(changedRows)
+        // Off, the CRTC takes no flips; the rows wait in the shadow for the frame after `on`.
+        guard isPoweredOn else { return }
         // A frame that changed nothing is still flipped: the flip event is what paces the next
         // frame (`--max-fps` counts vblanks from the last flip). It carries no clips then, which
         // the kernel takes as the whole frame (skipping the commit needs the link to count a
@@ -170,10 +174,8 @@ public final class DRMBackend: DisplayBackend {
         rows.written(buffer: back)
         let result = modesetter.flip(
             to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
-        guard result == 0 else {
-            throw DisplayError(
-                .systemCall, "page flip on \(output.connector.name) failed: \(String(cString: strerror(result)))",
-                errno: result)
+        if case .failure(let code) = result {
+            throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
         }
         link.flipQueued()
         front = back
@@ -205,11 +207,9 @@ public final class DRMBackend: DisplayBackend {
         guard !restored else { return }
         restored = true
         link.waitForFlip()
-        let result = saved.restore(on: device)
-        if result == 0 {
-            log("drm: restored \(saved.description)")
-        } else {
-            log("drm: could not restore \(saved.description): \(String(cString: strerror(result)))")
+        switch saved.restore(on: device) {
+        case .success: log("drm: restored \(saved.description)")
+        case .failure(let code): log("drm: could not restore \(saved.description): \(code)")
         }
         device.dropMaster()
     }

@@ -1,0 +1,49 @@
+# Checks a Marquee frame trace from a run whose display was off for a while in the middle of an
+# ease-in-out scroll from rest over `duration` seconds (awk -v duration=8 -v grid=0.0002
+# -v min_gap=2.5 -f check-pause.awk):
+#  - exactly one gap of at least `min_gap` seconds between consecutive frames (the display was
+#    off: no frame drawn), and at least 10 frames on each side of it;
+#  - on each side, consecutive timestamps are whole numbers of periods apart (vblank times) to
+#    within `grid`, and never less than one period (no vblank drew two frames); across the gap
+#    the grid may move (the CRTC's vblanks start again when it comes back on);
+#  - every frame's target is its timestamp plus one period;
+#  - every offset is the curve's value at that frame's target, within 0.5 px, the frames after
+#    the gap included: the animation went on while nothing was drawn.
+# Prints one summary line; exits 1 when a check fails.
+function field(line, key) {
+    if (!match(line, "\"" key "\":[-0-9.e+]+")) return ""
+    return substr(line, RSTART + length(key) + 3, RLENGTH - length(key) - 3) + 0
+}
+function offset_y(line,    parts) {
+    if (!match(line, /"offset":\[[-0-9.e+]+,[-0-9.e+]+\]/)) return ""
+    split(substr(line, RSTART + 10, RLENGTH - 11), parts, ",")
+    return parts[2] + 0
+}
+function abs(x) { return x < 0 ? -x : x }
+{ n++; stamp[n] = field($0, "timestamp"); target[n] = field($0, "target"); offset[n] = offset_y($0) }
+END {
+    if (n < 20) { print "only " n " frames"; exit 1 }
+    period = target[1] - stamp[1]
+    gaps = 0; gap_at = 0; off_grid = 0; repeated = 0; bad_target = 0
+    for (i = 1; i <= n; i++) if (abs(target[i] - stamp[i] - period) > 1e-6) bad_target++
+    first = 1
+    for (i = 1; i <= n; i++) if (offset[i] == offset[1]) first = i
+    for (i = first + 1; i <= n; i++) {
+        d = stamp[i] - stamp[i - 1]
+        if (d >= min_gap) { gaps++; gap_at = i; gap = d; continue }
+        k = int(d / period + 0.5)
+        if (k < 1) repeated++
+        if (abs(d - k * period) > grid) off_grid++
+    }
+    final = offset[n]; worst = 0
+    for (i = first; i <= n; i++) {
+        f = (target[i] - target[first]) / duration
+        if (f > 1) f = 1
+        e = abs(offset[i] - (offset[1] + (final - offset[1]) * f * f * (3 - 2 * f)))
+        if (e > worst) worst = e
+    }
+    before = gap_at - first; after = n - gap_at + 1
+    printf "frames=%d gaps=%d gap=%.3fs frames-before=%d frames-after=%d first-after: offset %.1f at target %.4f; off-grid=%d repeated=%d bad-targets=%d curve-max-error=%.4fpx\n", \
+        n, gaps, gap, before, after, offset[gap_at], target[gap_at] - target[first], off_grid, repeated, bad_target, worst
+    if (gaps != 1 || before < 10 || after < 10 || off_grid || repeated || bad_target || worst > 0.5) exit 1
+}
