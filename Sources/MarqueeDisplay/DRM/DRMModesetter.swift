@@ -101,7 +101,13 @@ struct AtomicModesetter: DRMModesetter {
         guard let plane = Self.primaryPlane(device: device, crtcIndex: output.crtcIndex) else {
             throw DisplayError(.backendUnavailable, "the driver has no primary plane for CRTC \(output.crtcID)")
         }
-        guard let connectorCRTC = output.connector.properties.crtcID else {
+        // The connector's atomic properties (CRTC_ID) are listed only to a client with the atomic
+        // capability, which the start's probe did not have yet.
+        let connectorProperties = ConnectorProperties(
+            DRMObjectProperties(
+                fd: device.fd, object: output.connector.id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CONNECTOR),
+                kind: "connector"))
+        guard let connectorCRTC = connectorProperties.crtcID else {
             throw DisplayError(
                 .backendUnavailable, "the driver's connector \(output.connector.id) lacks the atomic property CRTC_ID")
         }
