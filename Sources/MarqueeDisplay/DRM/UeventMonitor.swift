@@ -30,7 +30,7 @@ final class UeventMonitor {
     func takeCardChanges() -> Bool {
         var changed = false
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress, raw.count, MSG_DONTWAIT) }
+            let count = buffer.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT)) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return changed  // EAGAIN: all read (ENOBUFS: some were lost; the probe sees the state anyway)
