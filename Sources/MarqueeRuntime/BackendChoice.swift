@@ -75,7 +75,8 @@ enum BackendChoice {
         drm.devicePath = options.devicePath
         drm.connector = options.connector
         drm.mode = options.mode
-        drm.rotation = options.rotation
+        drm.rotation = options.rotationIsExplicit ? options.rotation : nil
+        drm.waitForDisplay = options.waitForDisplay
         drm.forceLegacy = options.forceLegacyModesetting
         drm.maximumFramesPerSecond = options.maximumFramesPerSecond
         drm.writebackSnapshots = options.writebackSnapshots

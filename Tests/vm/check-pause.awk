@@ -3,9 +3,10 @@
 # -v min_gap=2.5 -f check-pause.awk):
 #  - exactly one gap of at least `min_gap` seconds between consecutive frames (the display was
 #    off: no frame drawn), and at least 10 frames on each side of it;
-#  - on each side, consecutive timestamps are whole numbers of periods apart (vblank times) to
-#    within `grid`, and never less than one period (no vblank drew two frames); across the gap
-#    the grid may move (the CRTC's vblanks start again when it comes back on);
+#  - on each side, timestamps are whole numbers of periods from that side's first frame (the
+#    vblank grid) to within `grid`, and never less than one period apart (no vblank drew two
+#    frames); across the gap the grid may move (the CRTC's vblanks start again when it comes
+#    back on); frames timed from the clock after a slow frame are counted, at most a tenth;
 #  - every frame's target is its timestamp plus one period;
 #  - every offset is the curve's value at that frame's target, within 0.5 px, the frames after
 #    the gap included: the animation went on while nothing was drawn.
@@ -24,16 +25,22 @@ function abs(x) { return x < 0 ? -x : x }
 END {
     if (n < 20) { print "only " n " frames"; exit 1 }
     period = target[1] - stamp[1]
-    gaps = 0; gap_at = 0; off_grid = 0; repeated = 0; bad_target = 0
+    gaps = 0; gap_at = 0; clock_timed = 0; repeated = 0; bad_target = 0
     for (i = 1; i <= n; i++) if (abs(target[i] - stamp[i] - period) > 1e-6) bad_target++
     first = 1
     for (i = 1; i <= n; i++) if (offset[i] == offset[1]) first = i
+    # Each side of the gap is held to its own vblank grid, anchored at its first frame. A frame
+    # the loop took more than a period after its vblank (a slow frame before it, under TCG) is
+    # timed from the clock (DRMLinkState.takeDueFrame): off the grid by design; those are counted
+    # and may be at most a tenth of the frames.
+    anchor = stamp[first]; last_on_grid = stamp[first]
     for (i = first + 1; i <= n; i++) {
         d = stamp[i] - stamp[i - 1]
-        if (d >= min_gap) { gaps++; gap_at = i; gap = d; continue }
-        k = int(d / period + 0.5)
-        if (k < 1) repeated++
-        if (abs(d - k * period) > grid) off_grid++
+        if (d >= min_gap) { gaps++; gap_at = i; gap = d; anchor = stamp[i]; last_on_grid = stamp[i]; continue }
+        r = (stamp[i] - anchor) / period
+        if (abs(r - int(r + 0.5)) * period > grid) { clock_timed++; continue }
+        if (stamp[i] - last_on_grid < period - grid) repeated++
+        last_on_grid = stamp[i]
     }
     final = offset[n]; worst = 0
     for (i = first; i <= n; i++) {
@@ -43,7 +50,7 @@ END {
         if (e > worst) worst = e
     }
     before = gap_at - first; after = n - gap_at + 1
-    printf "frames=%d gaps=%d gap=%.3fs frames-before=%d frames-after=%d first-after: offset %.1f at target %.4f; off-grid=%d repeated=%d bad-targets=%d curve-max-error=%.4fpx\n", \
-        n, gaps, gap, before, after, offset[gap_at], target[gap_at] - target[first], off_grid, repeated, bad_target, worst
-    if (gaps != 1 || before < 10 || after < 10 || off_grid || repeated || bad_target || worst > 0.5) exit 1
+    printf "frames=%d gaps=%d gap=%.3fs frames-before=%d frames-after=%d first-after: offset %.1f at target %.4f; clock-timed=%d repeated=%d bad-targets=%d curve-max-error=%.4fpx\n", \
+        n, gaps, gap, before, after, offset[gap_at], target[gap_at] - target[first], clock_timed, repeated, bad_target, worst
+    if (gaps != 1 || before < 10 || after < 10 || clock_timed * 10 > n - first || repeated || bad_target || worst > 0.5) exit 1
 }

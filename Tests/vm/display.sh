@@ -1,5 +1,5 @@
 # The VM tests of a display's real life (sourced by guest.sh; alone with MARQUEE_VM_ONLY=display):
-# `display off` and `on`.
+# `display off` and `on`, then hotplug (Tests/vm/hotplug.sh).
 
 # Active state of every CRTC from the atomic state in debugfs ("active=1 active=0"), when there.
 crtc_active() { grep -h 'active=' /sys/kernel/debug/dri/*/state 2>/dev/null | tr -d '\t' | tr '\n' ' '; }
@@ -58,3 +58,6 @@ display_off_on() { # MODE (atomic|legacy)
 }
 display_off_on atomic
 display_off_on legacy
+
+# Hotplug: Tests/vm/hotplug.sh.
+. /tests/hotplug.sh

@@ -12,6 +12,10 @@ fail() { echo "FAIL $1: $2"; }
 # The log lines of a run, for the console (indented, so they are not taken for results).
 show() { sed 's/^/    /' "$1"; }
 
+software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
+    printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
+}
+
 # MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
 # only the tests of Tests/vm/display.sh, to try them without the whole suite.
 ONLY=$(sed -n 's/.*marquee\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
@@ -19,10 +23,6 @@ if [ -n "$ONLY" ]; then
     . /tests/$ONLY.sh
     exit 0
 fi
-
-software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
-    printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
-}
 
 # --- DRM: atomic and legacy -------------------------------------------------------------------
 drm_tests() { # MODE (atomic|legacy)

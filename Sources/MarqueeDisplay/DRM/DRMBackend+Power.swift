@@ -11,10 +11,15 @@
 extension DRMBackend: DisplayPower {
     public func setPower(on: Bool) throws(DisplayError) {
         guard on != isPoweredOn else { return }
+        guard isConnected else {
+            // Nothing is shown while unplugged; the display comes back on or off as asked.
+            isPoweredOn = on
+            return
+        }
         if on {
             try modesetter.setMode(framebuffer: buffers[front].framebufferID)
             isPoweredOn = true
-            link.resume(crtcIndex: output.crtcIndex)
+            link.resume(crtcIndex: output.crtcIndex, pacing: Self.pacing(for: output.mode, options))
             log("drm: \(output.connector.name) on (\(output.mode.description))")
         } else {
             link.pause()

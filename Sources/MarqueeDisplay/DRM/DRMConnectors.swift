@@ -21,10 +21,12 @@ struct DisplayMode {
         return rate
     }
 
-    var description: String {
-        let hz = FramePacing.hertz(refreshRate > 0 ? refreshRate : Double(info.vrefresh))
-        return "\(width)x\(height)@\(hz)\(isPreferred ? " (preferred)" : "")"
+    /// "1920x1080@60" (the `display` event's `mode`).
+    var name: String {
+        "\(width)x\(height)@\(FramePacing.hertz(refreshRate > 0 ? refreshRate : Double(info.vrefresh)))"
     }
+
+    var description: String { name + (isPreferred ? " (preferred)" : "") }
 }
 
 /// A connector as the kernel names it (`HDMI-A-1`: type name, dash, index among that type).

@@ -72,9 +72,14 @@ final class DRMDisplayLink: DisplayLink {
     }
 
     /// The CRTC at `crtcIndex` shows frames again: a frame asked for meanwhile waits for its
-    /// next vblank.
-    func resume(crtcIndex: Int) {
+    /// next vblank. `pacing`: the new mode's, when it changed.
+    func resume(crtcIndex: Int, pacing: FramePacing? = nil) {
         self.crtcIndex = crtcIndex
+        if let pacing {
+            state.retime(
+                refreshPeriod: pacing.refreshPeriod, vblanksPerFrame: UInt32(pacing.vblanksPerFrame),
+                minimumFrameInterval: pacing.minimumFrameInterval)
+        }
         ask(state.resume(now: now))
     }
 

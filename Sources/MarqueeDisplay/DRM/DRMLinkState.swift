@@ -24,10 +24,10 @@ struct DRMLinkState {
         case sequence(UInt32)
     }
 
-    let refreshPeriod: Double
-    let vblanksPerFrame: UInt32
+    private(set) var refreshPeriod: Double
+    private(set) var vblanksPerFrame: UInt32
     /// `FramePacing.minimumFrameInterval`: the wall-clock floor between frame starts.
-    let minimumFrameInterval: Double
+    private(set) var minimumFrameInterval: Double
 
     private(set) var isFramePending = false
     private(set) var isFlipPending = false
@@ -131,6 +131,14 @@ struct DRMLinkState {
         resumedAt = now
         guard isFramePending else { return nil }
         return vblankToWaitFor(now: now)
+    }
+
+    /// Another mode (a display plugged in with another refresh rate), while paused.
+    mutating func retime(refreshPeriod: Double, vblanksPerFrame: UInt32, minimumFrameInterval: Double) {
+        precondition(isPaused, "DRMLinkState.retime: the output must be paused while its mode changes")
+        self.refreshPeriod = refreshPeriod
+        self.vblanksPerFrame = vblanksPerFrame
+        self.minimumFrameInterval = minimumFrameInterval
     }
 
     /// Forgets a flip that will not complete (the caller waited for it long enough).

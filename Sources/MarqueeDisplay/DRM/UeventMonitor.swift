@@ -20,7 +20,8 @@ final class UeventMonitor {
         switch SystemCall.run({ marquee_uevent_socket() }) {
         case .success(let socket): fd = socket
         case .failure(let code):
-            throw DisplayError(.systemCall, "cannot watch for displays plugged in or out (uevent socket): \(code)", errno: code)
+            throw DisplayError(
+                .systemCall, "cannot watch for displays plugged in or out (uevent socket): \(code)", errno: code)
         }
     }
 
@@ -30,7 +31,8 @@ final class UeventMonitor {
     func takeCardChanges() -> Bool {
         var changed = false
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT)) }
+            let count = buffer.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 return changed  // EAGAIN: all read (ENOBUFS: some were lost; the probe sees the state anyway)
