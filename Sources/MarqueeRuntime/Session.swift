@@ -403,7 +403,7 @@ public final class Session {
         } catch let error as RenderError {
             throw RuntimeError("rendering failed: \(error.message)")
         } catch {
-            throw RuntimeError("presenting a frame failed: \(error)")
+            throw RuntimeError("presenting a frame failed: \(error)", display: error as? DisplayError)
         }
         trace?.write(
             frame: frameNumber, timestamp: time.timestamp - origin, target: time.targetTimestamp - origin,

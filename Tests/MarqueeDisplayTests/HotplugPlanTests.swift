@@ -15,7 +15,10 @@ final class HotplugPlanTests: XCTestCase {
     func resources(_ connectors: [ConnectorInfo]) -> DRMResources {
         DRMResources(
             crtcIDs: [100, 101],
-            encoders: [EncoderInfo(id: 30, crtcID: 0, possibleCRTCs: 0b11), EncoderInfo(id: 31, crtcID: 0, possibleCRTCs: 0b11)],
+            encoders: [
+                EncoderInfo(id: 30, crtcID: 0, possibleCRTCs: 0b11),
+                EncoderInfo(id: 31, crtcID: 0, possibleCRTCs: 0b11),
+            ],
             connectors: connectors)
     }
 
@@ -42,7 +45,8 @@ final class HotplugPlanTests: XCTestCase {
     func testTheSameTVBackIsConnectedAtItsPreferredMode() throws {
         let back = try XCTUnwrap(wanted([connector(40, "HDMI-A-1", connected: true, modes: fullHD)]))
         XCTAssertEqual(
-            HotplugPlan.steps(current: nil, wanted: back), [.connect(connector: "HDMI-A-1", mode: "1920x1080@60", crtcID: 100)])
+            HotplugPlan.steps(current: nil, wanted: back),
+            [.connect(connector: "HDMI-A-1", mode: "1920x1080@60", crtcID: 100)])
         XCTAssertEqual(HotplugPlan.steps(current: back, wanted: back), [], "an event that changed nothing does nothing")
     }
 
@@ -67,14 +71,17 @@ final class HotplugPlanTests: XCTestCase {
 
     func testTheConnectorDrivenLastIsPreferredAndAnotherIsTakenWhenItStaysEmpty() {
         let both = [
-            connector(40, "HDMI-A-1", connected: true, modes: fullHD), connector(41, "HDMI-A-2", connected: true, modes: hdReady),
+            connector(40, "HDMI-A-1", connected: true, modes: fullHD),
+            connector(41, "HDMI-A-2", connected: true, modes: hdReady),
         ]
         XCTAssertEqual(wanted(both, last: "HDMI-A-2")?.connector.name, "HDMI-A-2")
         XCTAssertEqual(wanted(both, last: nil)?.connector.name, "HDMI-A-1")
         let secondOnly = [
-            connector(40, "HDMI-A-1", connected: false, modes: fullHD), connector(41, "HDMI-A-2", connected: true, modes: hdReady),
+            connector(40, "HDMI-A-1", connected: false, modes: fullHD),
+            connector(41, "HDMI-A-2", connected: true, modes: hdReady),
         ]
-        XCTAssertEqual(wanted(secondOnly, last: "HDMI-A-1")?.connector.name, "HDMI-A-2", "without --connector, any display")
+        XCTAssertEqual(
+            wanted(secondOnly, last: "HDMI-A-1")?.connector.name, "HDMI-A-2", "without --connector, any display")
         XCTAssertNil(wanted(secondOnly, request: "HDMI-A-1"), "--connector HDMI-A-1 waits for that one")
     }
 }
