@@ -10,6 +10,29 @@
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <stdint.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+/* The kernel's uevent broadcast (what udev itself listens to): a non-blocking netlink socket bound
+ * to the kernel's multicast group, which any user may read. -1 with errno on failure. */
+static inline int marquee_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = 1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
 
 static inline int marquee_signalfd_flags(void) { return SFD_CLOEXEC | SFD_NONBLOCK; }
 

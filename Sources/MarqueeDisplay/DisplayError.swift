@@ -17,14 +17,23 @@ public struct DisplayError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var code: Code
     public var message: String
-    /// The errno of a failed system call, when there was one.
-    public var errno: Int32?
+    /// The system call's error, captured once where the call failed, when there was one.
+    public var cause: Errno?
+
+    public init(_ code: Code, _ message: String, errno: Errno) {
+        self.code = code
+        self.message = message
+        self.cause = errno
+    }
 
     public init(_ code: Code, _ message: String, errno: Int32? = nil) {
         self.code = code
         self.message = message
-        self.errno = errno
+        self.cause = errno.map(Errno.init(rawValue:))
     }
+
+    /// The errno of a failed system call, when there was one.
+    public var errno: Int32? { cause?.rawValue }
 
     public var description: String { message }
 }

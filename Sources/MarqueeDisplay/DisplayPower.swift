@@ -1,7 +1,9 @@
-/// A display that can be turned off and on (`display off` / `display on`): on DRM an atomic
-/// commit of the CRTC's `ACTIVE` property (legacy DPMS without atomic). No backend conforms yet:
-/// that is the displays issue's part. Until then `display off` stops the frames on every backend
-/// (the software backend presents none) and leaves the panel showing the last one.
+/// A display that can be turned off and on (`display off` / `display on`). The DRM backend turns
+/// its CRTC off (an atomic commit of `ACTIVE = 0`, legacy DPMS without atomic) and, on, sets the
+/// mode again and shows the current frame at the next vblank. Backends without it (software,
+/// fbdev, window) stop the frames only: the session renders none while the display is off, and a
+/// panel keeps showing the last one.
 public protocol DisplayPower: AnyObject {
+    /// Throws when the driver refuses; the display is then as it was.
     func setPower(on: Bool) throws(DisplayError)
 }

@@ -57,6 +57,18 @@ public enum Messages {
         writer.endObject()
     }
 
+    /// `{"event":"display","connector":"HDMI-A-1","state":"connected","mode":"1920x1080@60"}`, or
+    /// `"state":"disconnected"` without a mode: a display plugged in or out (a TV switched on or
+    /// off). It answers no command: no `seq`.
+    public static func display(connector: String, state: String, mode: String?, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("event", "display")
+        writer.member("connector", bounded(connector))
+        writer.member("state", state)
+        if let mode { writer.member("mode", mode) }
+        writer.endObject()
+    }
+
     /// `{"event":"batch-finished","seq":N,"presented":T}` (N: the `commit`) and likewise
     /// `appear-finished` (N: the `appear`): every animation the command started has ended; T is
     /// the display-link time of the first frame that showed them.

@@ -10,17 +10,17 @@ enum BackendChoice {
             return software(options)
         case .drm:
             do { return try DRMBackend(options: drmOptions(options), log: Log.info) } catch {
-                throw RuntimeError(error.message)
+                throw RuntimeError(error)
             }
         case .fbdev:
             do { return try fbdev(options, path: options.devicePath ?? "/dev/fb0") } catch {
-                throw RuntimeError(error.message)
+                throw RuntimeError(error)
             }
         case .window:
             let title =
                 "marquee: " + (options.deckPath.map { String($0.split(separator: "/").last ?? "") } ?? "demo deck")
             do { return try WindowBackend(size: options.size, title: title, log: Log.info) } catch {
-                throw RuntimeError(error.message)
+                throw RuntimeError(error)
             }
         case .auto:
             // Never the window: a kiosk without a display server must not pop up a desktop preview.
@@ -75,7 +75,8 @@ enum BackendChoice {
         drm.devicePath = options.devicePath
         drm.connector = options.connector
         drm.mode = options.mode
-        drm.rotation = options.rotation
+        drm.rotation = options.rotationIsExplicit ? options.rotation : nil
+        drm.waitForDisplay = options.waitForDisplay
         drm.forceLegacy = options.forceLegacyModesetting
         drm.maximumFramesPerSecond = options.maximumFramesPerSecond
         drm.writebackSnapshots = options.writebackSnapshots

@@ -18,6 +18,10 @@ public struct RunOptions: Sendable {
     public var mode: ModeRequest?
     /// `--rotate`, on every backend.
     public var rotation: Rotation = .none
+    /// True when `--rotate` was given: on DRM it then overrides the panel's own orientation.
+    public var rotationIsExplicit = false
+    /// `--wait-for-display` (DRM): with no display connected at start, wait for one.
+    public var waitForDisplay = false
     /// `--no-atomic` or `MARQUEE_DRM_NO_ATOMIC=1`.
     public var forceLegacyModesetting = false
     /// `MARQUEE_SNAPSHOT_WRITEBACK=1`: DRM snapshots read the scan-out back (docs/testing.md).

@@ -213,7 +213,7 @@ public final class Session {
 
     /// What a polled descriptor stands for.
     private enum Watched {
-        case listener, loader, link, watcher, images
+        case listener, loader, link, watcher, images, hotplug
         /// A source's input (and, for a client, its output on the same socket).
         case source(CommandSource)
         /// Standard output, when it is not the input's descriptor.
@@ -262,6 +262,7 @@ public final class Session {
         watch(loader.fd, POLLIN, .loader)
         if let watcher { watch(watcher.fd, POLLIN, .watcher) }
         watch(images.wakeUpDescriptor, POLLIN, .images)
+        if let fd = hotplugDescriptor { watch(fd, POLLIN, .hotplug) }
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
             // output's reader lags far behind): its writer is then pushed back by the pipe or
@@ -292,6 +293,7 @@ public final class Session {
             case .loader: loader.drain()
             case .watcher: if watcher?.takeChanges() == true { deckFileChanged() }
             case .images: takeImageChanges()
+            case .hotplug: takeDisplayChanges()
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()
             case .source(let source):
@@ -401,7 +403,7 @@ public final class Session {
         } catch let error as RenderError {
             throw RuntimeError("rendering failed: \(error.message)")
         } catch {
-            throw RuntimeError("presenting a frame failed: \(error)")
+            throw RuntimeError("presenting a frame failed: \(error)", display: error as? DisplayError)
         }
         trace?.write(
             frame: frameNumber, timestamp: time.timestamp - origin, target: time.targetTimestamp - origin,

@@ -70,8 +70,11 @@ struct Run: ParsableCommand {
     @Option(help: "The DRM display mode, WxH or WxH@HZ (1920x1080@60). Default: the display's preferred mode.")
     var mode: String?
 
-    @Option(help: "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for panels mounted on their side.")
-    var rotate: Int = 0
+    @Option(
+        help:
+            "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for panels mounted on their side. Default on DRM: what the panel's 'panel orientation' property says (DSI panels), else 0."
+    )
+    var rotate: Int?
 
     @Flag(
         name: .customLong("no-atomic"),
@@ -79,6 +82,13 @@ struct Run: ParsableCommand {
             "Use legacy DRM modesetting (drmModeSetCrtc and drmModePageFlip) even where atomic is offered; also MARQUEE_DRM_NO_ATOMIC=1."
     )
     var noAtomic = false
+
+    @Flag(
+        name: .customLong("wait-for-display"),
+        help:
+            "DRM: when no display is connected at start (a TV still off at boot), wait for one instead of failing. Displays that are unplugged and plugged back while Marquee runs are always followed."
+    )
+    var waitForDisplay = false
 
     @Option(help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
     var size: String?
@@ -172,7 +182,7 @@ struct Run: ParsableCommand {
                 )
             }
         }
-        guard Rotation(rawValue: rotate) != nil else {
+        if let rotate, Rotation(rawValue: rotate) == nil {
             throw ValidationError("--rotate must be 0, 90, 180 or 270 (got \(rotate))")
         }
         if let mode, ModeRequest(parsing: mode) == nil {
@@ -180,7 +190,10 @@ struct Run: ParsableCommand {
                 "--mode must be WxH or WxH@HZ, for example 1920x1080 or 1920x1080@60 (got \"\(mode)\")")
         }
         if backend == .software || backend == .fbdev {
-            let drmOnly = [("--connector", connector != nil), ("--mode", mode != nil), ("--no-atomic", noAtomic)]
+            let drmOnly = [
+                ("--connector", connector != nil), ("--mode", mode != nil), ("--no-atomic", noAtomic),
+                ("--wait-for-display", waitForDisplay),
+            ]
             if let (flag, _) = drmOnly.first(where: { $0.1 }) {
                 throw ValidationError(
                     "\(flag) is for the DRM backend; it does not apply to --backend \(backend.rawValue)")
@@ -193,7 +206,8 @@ struct Run: ParsableCommand {
         if backend == .window {
             let panelOnly = [
                 ("--device", device != nil), ("--connector", connector != nil), ("--mode", mode != nil),
-                ("--no-atomic", noAtomic), ("--rotate", rotate != 0), ("--refresh", refresh != nil),
+                ("--no-atomic", noAtomic), ("--rotate", (rotate ?? 0) != 0), ("--refresh", refresh != nil),
+                ("--wait-for-display", waitForDisplay),
                 ("--realtime", realtime),
             ]
             if let (flag, _) = panelOnly.first(where: { $0.1 }) {
@@ -230,7 +244,9 @@ struct Run: ParsableCommand {
         options.devicePath = device
         options.connector = connector
         options.mode = mode.flatMap(ModeRequest.init(parsing:))
-        options.rotation = Rotation(rawValue: rotate) ?? .none
+        options.rotation = rotate.flatMap(Rotation.init(rawValue:)) ?? .none
+        options.rotationIsExplicit = rotate != nil
+        options.waitForDisplay = waitForDisplay
         let environment = ProcessInfoEnvironment.self
         options.forceLegacyModesetting = noAtomic || environment.isSet("MARQUEE_DRM_NO_ATOMIC")
         options.writebackSnapshots = environment.isSet("MARQUEE_SNAPSHOT_WRITEBACK")

@@ -16,6 +16,14 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
     printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
 }
 
+# MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
+# only the tests of Tests/vm/display.sh, to try them without the whole suite.
+ONLY=$(sed -n 's/.*marquee\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
+if [ -n "$ONLY" ]; then
+    . /tests/$ONLY.sh
+    exit 0
+fi
+
 # --- DRM: atomic and legacy -------------------------------------------------------------------
 drm_tests() { # MODE (atomic|legacy)
     mode=$1
@@ -270,3 +278,6 @@ modprobe_vfb
 fbdev_test fbdev-vfb-16bpp /dev/fb1 640x480 0 8 0.0002 1 'BGR565, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 110.07 Hz'
 /tests/vmhelper fbmode /dev/fb1 480 640 1280 32 0 | sed 's/^/    /'
 fbdev_test fbdev-vfb-32bpp-rotate270 /dev/fb1 480x640 270 0 0.0002 1 'XBGR8888, 2 pages, panning, no FBIO_WAITFORVSYNC, a timer at 60 Hz (the driver gives no timings)'
+
+# --- a display's real life: off and on -------------------------------------------------------------
+. /tests/display.sh

@@ -76,7 +76,7 @@ public struct Scene: Sendable {
     private var drawn: [(content: DisplayList.Content, key: ItemKey?, attributes: ItemAttributes, shift: Double)] = []
 
     /// The whole screen; `viewport` is the part of it the content scrolls in.
-    public let screenSize: PixelSize
+    public internal(set) var screenSize: PixelSize
     /// A message over everything (`alert`), fading in or out; nil when none is shown.
     public internal(set) var alert: Alert?
 

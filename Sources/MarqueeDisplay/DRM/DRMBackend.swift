@@ -9,13 +9,16 @@ public struct DRMOptions: Sendable {
     /// `--connector`, as the kernel names it (`HDMI-A-1`).
     public var connector: String?
     public var mode: ModeRequest?
-    public var rotation: Rotation = .none
+    /// `--rotate`; nil: the panel's own orientation (the connector's `panel orientation`), else none.
+    public var rotation: Rotation?
     /// `--no-atomic` or `MARQUEE_DRM_NO_ATOMIC=1`.
     public var forceLegacy = false
     public var maximumFramesPerSecond: Double?
     /// `MARQUEE_SNAPSHOT_WRITEBACK=1`: snapshots read the scan-out back through a writeback
     /// connector.
     public var writebackSnapshots = false
+    /// `--wait-for-display`: with no display connected, wait for one instead of failing.
+    public var waitForDisplay = false
 
     public init() {}
 }
@@ -32,30 +35,44 @@ public struct DRMOptions: Sendable {
 /// on screen while it is written.
 public final class DRMBackend: DisplayBackend {
     public let name = "drm"
-    public let size: PixelSize
+    public internal(set) var size: PixelSize
     public let rotation: Rotation
     /// "Virtual-1 1024x768@60 on /dev/dri/card0 (vkms), atomic", for the log.
     public let summary: String
-    private let device: DRMDevice
-    private let output: DRMOutput
-    private let modesetter: DRMModesetter
-    private let buffers: [DumbBuffer]
-    private let shadow: PixelBuffer
-    private var rows: ScanoutRows
+    let device: DRMDevice
+    var output: DRMOutput
+    var modesetter: DRMModesetter
+    var buffers: [DumbBuffer]
+    var shadow: PixelBuffer
+    var rows: ScanoutRows
     private let saved: SavedCRTC
-    private let link: DRMDisplayLink
-    private let writeback: WritebackCapture?
-    private let log: (String) -> Void
-    private var front = 0
+    let link: DRMDisplayLink
+    var writeback: WritebackCapture?
+    let log: (String) -> Void
+    let options: DRMOptions
+    /// Hotplug events of the card; nil when the kernel's uevent socket could not be opened.
+    let monitor: UeventMonitor?
+    /// Atomic commits were chosen at start (hotplug keeps the choice for a new output).
+    let usesAtomic: Bool
+    var front = 0
+    /// False after `display off`: no frame is flipped until `display on`.
+    var isPoweredOn = true
+    /// False while the connector has no display (it was unplugged, or the TV switched off).
+    var isConnected = true
+    /// Frames are flipped only while the display is on and connected.
+    var isShowing: Bool { isPoweredOn && isConnected }
     private var restored = false
-    private var hasPresented = false
+    var hasPresented = false
 
     public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log
-        rotation = options.rotation
-        let (device, resources, output) = try Self.open(options)
+        self.options = options
+        let (device, resources, output, monitor) = try Self.open(options, log: log)
         self.device = device
         self.output = output
+        self.monitor = monitor
+        // `--rotate` wins; else the panel's own mounting, as the connector reports it.
+        rotation = options.rotation ?? output.connector.properties.panelRotation ?? .none
         try device.becomeMaster()
         guard device.capability(DRM_CAP_DUMB_BUFFER) == 1 else {
             throw DisplayError(.backendUnavailable, "\(device.path) offers no dumb buffers")
@@ -64,10 +81,10 @@ public final class DRMBackend: DisplayBackend {
         var modesetter: DRMModesetter = LegacyModesetter(device: device, output: output)
         var why = "forced by --no-atomic or MARQUEE_DRM_NO_ATOMIC"
         if !options.forceLegacy {
-            if let atomic = AtomicModesetter(device: device, output: output) {
-                modesetter = atomic
-            } else {
-                why = "the driver offers no atomic modesetting"
+            do {
+                modesetter = try AtomicModesetter(device: device, output: output)
+            } catch {
+                why = error.message
             }
         }
         let panel = PixelSize(width: output.mode.width, height: output.mode.height)
@@ -87,17 +104,14 @@ public final class DRMBackend: DisplayBackend {
             try modesetter.setMode(framebuffer: buffers[0].framebufferID)
         }
         self.modesetter = modesetter
-        size = options.rotation.logicalSize(ofPanel: panel)
+        usesAtomic = modesetter.name == "atomic"
+        size = rotation.logicalSize(ofPanel: panel)
         shadow = PixelBuffer(width: size.width, height: size.height)
         rows = ScanoutRows(rows: size.height, buffers: 2)
 
         let reported = output.mode.refreshRate
         let plausible = FramePacing.plausibleRate(reported)
-        // Events of a display with an implausible rate are not real vblanks: none is skipped by
-        // count, the wall clock alone holds frames to --max-fps.
-        let pacing = FramePacing(
-            refreshRate: plausible ?? 60, maximumFramesPerSecond: options.maximumFramesPerSecond,
-            countsVblanks: plausible != nil)
+        let pacing = Self.pacing(for: output.mode, options)
         let monotonic = device.capability(DRM_CAP_TIMESTAMP_MONOTONIC) == 1
         link = DRMDisplayLink(
             fd: device.fd, crtcIndex: output.crtcIndex, pacing: pacing, monotonicTimestamps: monotonic, log: log)
@@ -110,22 +124,36 @@ public final class DRMBackend: DisplayBackend {
             log("drm: the mode reports \(reported) Hz, which no panel has; timing frames at 60 Hz")
         }
         if !monotonic { log("drm: the driver's event times are not CLOCK_MONOTONIC; frames are timed on arrival") }
-        if options.rotation != .none {
-            log("drm: rotating by \(options.rotation.rawValue)° while copying; frames are \(size.width)x\(size.height)")
+        if let orientation = output.connector.properties.panelOrientation, orientation != "Normal" {
+            log(
+                "drm: the panel's orientation is \(orientation)\(options.rotation == nil ? "" : "; --rotate \(rotation.rawValue) overrides it")"
+            )
+        }
+        if rotation != .none {
+            log("drm: rotating by \(rotation.rawValue)° while copying; frames are \(size.width)x\(size.height)")
         }
         log("drm: saved \(saved.description) to restore at exit")
     }
 
     deinit { restore() }
 
-    /// The device and output that `options` name, or the first card with a connected display.
-    private static func open(_ options: DRMOptions) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput) {
+    /// The frame pacing of `mode`. Events of a display with an implausible rate are not real
+    /// vblanks: none is skipped by count, the wall clock alone holds frames to --max-fps.
+    static func pacing(for mode: DisplayMode, _ options: DRMOptions) -> FramePacing {
+        let plausible = FramePacing.plausibleRate(mode.refreshRate)
+        return FramePacing(
+            refreshRate: plausible ?? 60, maximumFramesPerSecond: options.maximumFramesPerSecond,
+            countsVblanks: plausible != nil)
+    }
+
+    /// The device and output that `options` name, or the first card with a connected display;
+    /// with `--wait-for-display` and no display, waits for one. Also the card's hotplug monitor.
+    private static func open(
+        _ options: DRMOptions, log: (String) -> Void
+    ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         if let path = options.devicePath {
             let device = try DRMDevice.open(path)
-            let resources = try DRMResources(device)
-            let output = try DRMOutput.choose(
-                on: device, resources: resources, connector: options.connector, mode: options.mode)
-            return (device, resources, output)
+            return try waitForOutput(on: device, options, log: log)
         }
         let paths = DRMDevice.cardPaths()
         guard !paths.isEmpty else {
@@ -137,10 +165,18 @@ public final class DRMBackend: DisplayBackend {
                 let device = try DRMDevice.open(path)
                 let resources = try DRMResources(device)
                 let output = try DRMOutput.choose(
-                    on: device, resources: resources, connector: options.connector, mode: options.mode)
-                return (device, resources, output)
+                    on: device.path, resources: resources, connector: options.connector, mode: options.mode)
+                return (device, resources, output, monitor(for: device, log: log))
             } catch {
                 problems.append(error)
+            }
+        }
+        // With nothing connected anywhere, --wait-for-display waits on the first card that can
+        // set modes.
+        if options.waitForDisplay, problems.allSatisfy({ $0.code == .noDisplay || $0.code == .backendUnavailable }) {
+            for path in paths {
+                guard let device = try? DRMDevice.open(path), (try? DRMResources(device)) != nil else { continue }
+                return try waitForOutput(on: device, options, log: log)
             }
         }
         // One card: its own message says it best. Several: the one that got furthest (a mode or
@@ -153,6 +189,43 @@ public final class DRMBackend: DisplayBackend {
                 .noDisplay, "no DRM card has a connected display: " + problems.map(\.message).joined(separator: "; "))
     }
 
+    /// The output on `device`; with `--wait-for-display`, sleeps in `poll()` on the card's
+    /// uevents until a display is connected (no timeout, no wake-up meanwhile).
+    private static func waitForOutput(
+        on device: DRMDevice, _ options: DRMOptions, log: (String) -> Void
+    ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
+        // Watching starts before the first probe, so a display plugged in between is not missed.
+        let monitor = monitor(for: device, log: log)
+        var logged = false
+        while true {
+            let resources = try DRMResources(device)
+            do {
+                let output = try DRMOutput.choose(
+                    on: device.path, resources: resources, connector: options.connector, mode: options.mode)
+                if logged { log("drm: \(output.connector.name) connected") }
+                return (device, resources, output, monitor)
+            } catch {
+                guard options.waitForDisplay, error.code == .noDisplay, let monitor else { throw error }
+                if !logged {
+                    log("drm: waiting for a display on \(device.path) (its connectors: \(resources.connectorList))")
+                    logged = true
+                }
+                var descriptor = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
+                _ = SystemCall.run { poll(&descriptor, 1, -1) }
+                _ = monitor.takeCardChanges()
+            }
+        }
+    }
+
+    private static func monitor(for device: DRMDevice, log: (String) -> Void) -> UeventMonitor? {
+        do {
+            return try UeventMonitor(devicePath: device.path)
+        } catch {
+            log("drm: \(error.message); a display plugged in or out is not noticed")
+            return nil
+        }
+    }
+
     public var displayLink: DisplayLink { link }
 
     public func frameBuffer() -> PixelBuffer { shadow }
@@ -160,6 +233,8 @@ public final class DRMBackend: DisplayBackend {
     public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
         rows.add(changedRows)
+        // Off or unplugged, the CRTC takes no flips; the rows wait in the shadow for the next frame.
+        guard isShowing else { return }
         // A frame that changed nothing is still flipped: the flip event is what paces the next
         // frame (`--max-fps` counts vblanks from the last flip). It carries no clips then, which
         // the kernel takes as the whole frame (skipping the commit needs the link to count a
@@ -170,10 +245,8 @@ public final class DRMBackend: DisplayBackend {
         rows.written(buffer: back)
         let result = modesetter.flip(
             to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
-        guard result == 0 else {
-            throw DisplayError(
-                .systemCall, "page flip on \(output.connector.name) failed: \(String(cString: strerror(result)))",
-                errno: result)
+        if case .failure(let code) = result {
+            throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
         }
         link.flipQueued()
         front = back
@@ -205,11 +278,9 @@ public final class DRMBackend: DisplayBackend {
         guard !restored else { return }
         restored = true
         link.waitForFlip()
-        let result = saved.restore(on: device)
-        if result == 0 {
-            log("drm: restored \(saved.description)")
-        } else {
-            log("drm: could not restore \(saved.description): \(String(cString: strerror(result)))")
+        switch saved.restore(on: device) {
+        case .success: log("drm: restored \(saved.description)")
+        case .failure(let code): log("drm: could not restore \(saved.description): \(code)")
         }
         device.dropMaster()
     }

@@ -21,10 +21,12 @@ struct DisplayMode {
         return rate
     }
 
-    var description: String {
-        let hz = FramePacing.hertz(refreshRate > 0 ? refreshRate : Double(info.vrefresh))
-        return "\(width)x\(height)@\(hz)\(isPreferred ? " (preferred)" : "")"
+    /// "1920x1080@60" (the `display` event's `mode`).
+    var name: String {
+        "\(width)x\(height)@\(FramePacing.hertz(refreshRate > 0 ? refreshRate : Double(info.vrefresh)))"
     }
+
+    var description: String { name + (isPreferred ? " (preferred)" : "") }
 }
 
 /// A connector as the kernel names it (`HDMI-A-1`: type name, dash, index among that type).
@@ -36,41 +38,87 @@ struct ConnectorInfo {
     var modes: [DisplayMode]
     var encoderIDs: [UInt32]
     var currentEncoderID: UInt32
+    var properties: ConnectorProperties
 
-    init(_ connector: UnsafeMutablePointer<drmModeConnector>) {
+    init(
+        id: UInt32, name: String, isConnected: Bool, isWriteback: Bool = false, modes: [DisplayMode],
+        encoderIDs: [UInt32], currentEncoderID: UInt32 = 0,
+        properties: ConnectorProperties = ConnectorProperties(DRMObjectProperties(object: "connector", entries: [:]))
+    ) {
+        self.id = id
+        self.name = name
+        self.isConnected = isConnected
+        self.isWriteback = isWriteback
+        self.modes = modes
+        self.encoderIDs = encoderIDs
+        self.currentEncoderID = currentEncoderID
+        self.properties = properties
+    }
+
+    init(_ connector: UnsafeMutablePointer<drmModeConnector>, fd: Int32) {
         let value = connector.pointee
-        id = value.connector_id
         let typeName = drmModeGetConnectorTypeName(value.connector_type).map { String(cString: $0) } ?? "Unknown"
-        name = "\(typeName)-\(value.connector_type_id)"
-        isConnected = value.connection == DRM_MODE_CONNECTED
-        isWriteback = value.connector_type == UInt32(DRM_MODE_CONNECTOR_WRITEBACK)
-        modes = (0..<Int(value.count_modes)).map { DisplayMode(value.modes[$0]) }
-        encoderIDs = (0..<Int(value.count_encoders)).map { value.encoders[$0] }
-        currentEncoderID = value.encoder_id
+        self.init(
+            id: value.connector_id, name: "\(typeName)-\(value.connector_type_id)",
+            isConnected: value.connection == DRM_MODE_CONNECTED,
+            isWriteback: value.connector_type == UInt32(DRM_MODE_CONNECTOR_WRITEBACK),
+            modes: (0..<Int(value.count_modes)).map { DisplayMode(value.modes[$0]) },
+            encoderIDs: (0..<Int(value.count_encoders)).map { value.encoders[$0] },
+            currentEncoderID: value.encoder_id,
+            properties: ConnectorProperties(
+                DRMObjectProperties(
+                    fd: fd, object: value.connector_id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CONNECTOR),
+                    kind: "connector")))
     }
 
     var status: String { isConnected ? "connected" : "disconnected" }
 }
 
-/// The device's CRTCs and connectors, read once at start.
+/// An encoder: the CRTC it feeds now (0: none) and the CRTCs it can feed (a bit per CRTC index).
+struct EncoderInfo {
+    var id: UInt32
+    var crtcID: UInt32
+    var possibleCRTCs: UInt32
+}
+
+/// The device's CRTCs, encoders and connectors, read at start and again on every hotplug event.
 struct DRMResources {
     var crtcIDs: [UInt32]
+    var encoders: [EncoderInfo]
     var connectors: [ConnectorInfo]
 
+    init(crtcIDs: [UInt32], encoders: [EncoderInfo], connectors: [ConnectorInfo]) {
+        self.crtcIDs = crtcIDs
+        self.encoders = encoders
+        self.connectors = connectors
+    }
+
+    /// Reads them (`drmModeGetResources`; `drmModeGetConnector` probes each connector, which is
+    /// what notices a display plugged in or out).
     init(_ device: DRMDevice) throws(DisplayError) {
-        guard let resources = drmModeGetResources(device.fd) else {
+        let resources: UnsafeMutablePointer<drmModeRes>
+        switch SystemCall.pointer({ drmModeGetResources(device.fd) }) {
+        case .success(let value): resources = value
+        case .failure(let code):
             throw DisplayError(
                 .backendUnavailable,
-                "\(device.path) offers no modesetting (drmModeGetResources failed: \(String(cString: strerror(errno)))); is it a render-only device?"
-            )
+                "\(device.path) offers no modesetting (drmModeGetResources failed: \(code)); is it a render-only device?",
+                errno: code)
         }
         defer { drmModeFreeResources(resources) }
         let value = resources.pointee
         crtcIDs = (0..<Int(value.count_crtcs)).map { value.crtcs[$0] }
+        encoders = (0..<Int(value.count_encoders)).compactMap { index in
+            guard let encoder = drmModeGetEncoder(device.fd, value.encoders[index]) else { return nil }
+            defer { drmModeFreeEncoder(encoder) }
+            return EncoderInfo(
+                id: encoder.pointee.encoder_id, crtcID: encoder.pointee.crtc_id,
+                possibleCRTCs: encoder.pointee.possible_crtcs)
+        }
         connectors = (0..<Int(value.count_connectors)).compactMap { index in
             guard let connector = drmModeGetConnector(device.fd, value.connectors[index]) else { return nil }
             defer { drmModeFreeConnector(connector) }
-            return ConnectorInfo(connector)
+            return ConnectorInfo(connector, fd: device.fd)
         }
     }
 
@@ -91,19 +139,19 @@ struct DRMOutput {
     /// Chooses what `--connector` and `--mode` ask for, or the first connected connector and its
     /// preferred mode.
     static func choose(
-        on device: DRMDevice, resources: DRMResources, connector name: String?, mode request: ModeRequest?
+        on devicePath: String, resources: DRMResources, connector name: String?, mode request: ModeRequest?
     ) throws(DisplayError) -> DRMOutput {
         let connector: ConnectorInfo
         if let name {
             guard let named = resources.connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw DisplayError(
                     .unsupportedRequest,
-                    "\(device.path) has no connector \(name); its connectors: \(resources.connectorList)")
+                    "\(devicePath) has no connector \(name); its connectors: \(resources.connectorList)")
             }
             guard named.isConnected, !named.modes.isEmpty else {
                 throw DisplayError(
                     .noDisplay,
-                    "connector \(named.name) of \(device.path) has no display attached; its connectors: \(resources.connectorList)"
+                    "connector \(named.name) of \(devicePath) has no display attached; its connectors: \(resources.connectorList)"
                 )
             }
             connector = named
@@ -114,12 +162,12 @@ struct DRMOutput {
             else {
                 throw DisplayError(
                     .noDisplay,
-                    "no display is connected to \(device.path); its connectors: \(resources.connectorList)")
+                    "no display is connected to \(devicePath); its connectors: \(resources.connectorList)")
             }
             connector = first
         }
         let mode = try chooseMode(request, of: connector)
-        let (crtcID, crtcIndex) = try chooseCRTC(for: connector, on: device, resources: resources)
+        let (crtcID, crtcIndex) = try chooseCRTC(for: connector, on: devicePath, resources: resources)
         return DRMOutput(connector: connector, mode: mode, crtcID: crtcID, crtcIndex: crtcIndex)
     }
 
@@ -148,21 +196,20 @@ struct DRMOutput {
 
     /// The CRTC already driving the connector, else the first one any of its encoders can use.
     static func chooseCRTC(
-        for connector: ConnectorInfo, on device: DRMDevice, resources: DRMResources
+        for connector: ConnectorInfo, on devicePath: String, resources: DRMResources
     ) throws(DisplayError) -> (UInt32, Int) {
-        if connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(device.fd, connector.currentEncoderID) {
-            let crtc = encoder.pointee.crtc_id
-            drmModeFreeEncoder(encoder)
-            if crtc != 0, let index = resources.crtcIDs.firstIndex(of: crtc) { return (crtc, index) }
+        if let current = resources.encoders.first(where: { $0.id == connector.currentEncoderID }),
+            current.crtcID != 0, let index = resources.crtcIDs.firstIndex(of: current.crtcID)
+        {
+            return (current.crtcID, index)
         }
         for encoderID in connector.encoderIDs {
-            guard let encoder = drmModeGetEncoder(device.fd, encoderID) else { continue }
-            let possible = encoder.pointee.possible_crtcs
-            drmModeFreeEncoder(encoder)
-            for (index, crtc) in resources.crtcIDs.enumerated() where possible & (1 << UInt32(index)) != 0 {
+            guard let encoder = resources.encoders.first(where: { $0.id == encoderID }) else { continue }
+            for (index, crtc) in resources.crtcIDs.enumerated() where encoder.possibleCRTCs & (1 << UInt32(index)) != 0
+            {
                 return (crtc, index)
             }
         }
-        throw DisplayError(.backendUnavailable, "no CRTC of \(device.path) can drive \(connector.name)")
+        throw DisplayError(.backendUnavailable, "no CRTC of \(devicePath) can drive \(connector.name)")
     }
 }

@@ -17,19 +17,19 @@ final class DRMDevice {
     /// Opens `path` for modesetting. The errors say what to do: which group grants access, or
     /// that the node is not a DRM device.
     static func open(_ path: String) throws(DisplayError) -> DRMDevice {
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: Int32
+        switch SystemCall.run({ Glibc.open(path, O_RDWR | O_CLOEXEC) }) {
+        case .success(let opened): fd = opened
+        case .failure(let code):
             switch code {
-            case EACCES, EPERM:
+            case .permissionDenied, .notPermitted:
                 throw DisplayError(
                     .permissionDenied, "cannot open \(path): permission denied. \(AccessAdvice.forDevice(path))",
                     errno: code)
-            case ENOENT:
+            case .noSuchFile:
                 throw DisplayError(.backendUnavailable, "cannot open \(path): no such device", errno: code)
             default:
-                throw DisplayError(
-                    .backendUnavailable, "cannot open \(path): \(String(cString: strerror(code)))", errno: code)
+                throw DisplayError(.backendUnavailable, "cannot open \(path): \(code)", errno: code)
             }
         }
         let device = DRMDevice(path: path, fd: fd)
@@ -51,8 +51,7 @@ final class DRMDevice {
     /// already is master; otherwise another program holds it and the call fails with EBUSY.
     func becomeMaster() throws(DisplayError) {
         if drmIsMaster(fd) != 0 { return }
-        if drmSetMaster(fd) == 0 { return }
-        let code = errno
+        guard case .failure(let code) = SystemCall.run({ drmSetMaster(fd) }) else { return }
         throw DisplayError(
             .deviceBusy,
             "\(path) is in use: another program is its DRM master (a desktop session, a display manager, a compositor or another marquee). Stop that program, or run Marquee on a virtual terminal where no graphical session is active.",

@@ -3,45 +3,29 @@ import Glibc
 import MarqueeCore
 
 /// The display link of a DRM CRTC: frames are timed by page-flip events (and, after an idle
-/// spell, by one vblank event), read with `drmHandleEvent` in the run loop's `poll()`.
+/// spell, by one vblank event), read with `drmHandleEvent` in the run loop's `poll()`. What it
+/// decides from those events is `DRMLinkState`'s; this type reads the device and asks it for
+/// vblank events.
 ///
-/// - While animating, the flip event of frame N (its vblank time `t`) makes frame N+1 due at once
-///   with `timestamp = t` and `targetTimestamp = t + refreshPeriod`: that frame's flip is queued
-///   well before the next vblank, so it is shown exactly at its target.
-/// - After idling, a frame waits for the next vblank event, so it too has a whole period to be
-///   drawn and is shown at its target (as CADisplayLink's first callback after a pause).
-/// - `--max-fps` below the refresh rate skips vblanks: the next frame waits for the vblank event
-///   `vblanksPerFrame - 1` after the last flip.
-/// - Drivers whose events come faster than any real refresh (some SPI and USB displays complete a
-///   flip at once) are held to `--max-fps` by the wall clock as well.
+/// Drivers whose events come faster than any real refresh (some SPI and USB displays complete a
+/// flip at once) are held to `--max-fps` by the wall clock as well (`minimumFrameInterval`).
 final class DRMDisplayLink: DisplayLink {
-    let refreshPeriod: Double
     let isVirtual = false
-    let vblanksPerFrame: UInt32
-    /// `FramePacing.minimumFrameInterval`.
-    let minimumFrameInterval: Double
+    private var state: DRMLinkState
     private let fd: Int32
-    private let crtcIndex: Int
+    private var crtcIndex: Int
     private let monotonicTimestamps: Bool
     private let log: (String) -> Void
     let events: UnsafeMutablePointer<marquee_drm_events>
-
-    private(set) var isFramePending = false
-    private(set) var isFlipPending = false
-    private var isVblankRequested = false
-    private var lastFlip: (sequence: UInt32, time: Double)?
-    private var dueFrame: FrameTime?
-    private var lastFrameStart = -Double.infinity
-    private var vblankEventsWork = true
 
     init(
         fd: Int32, crtcIndex: Int, pacing: FramePacing, monotonicTimestamps: Bool, log: @escaping (String) -> Void
     ) {
         self.fd = fd
         self.crtcIndex = crtcIndex
-        refreshPeriod = pacing.refreshPeriod
-        vblanksPerFrame = UInt32(pacing.vblanksPerFrame)
-        minimumFrameInterval = pacing.minimumFrameInterval
+        state = DRMLinkState(
+            refreshPeriod: pacing.refreshPeriod, vblanksPerFrame: UInt32(pacing.vblanksPerFrame),
+            minimumFrameInterval: pacing.minimumFrameInterval)
         self.monotonicTimestamps = monotonicTimestamps
         self.log = log
         events = .allocate(capacity: 1)
@@ -50,53 +34,71 @@ final class DRMDisplayLink: DisplayLink {
 
     deinit { events.deallocate() }
 
+    var refreshPeriod: Double { state.refreshPeriod }
+    var vblanksPerFrame: UInt32 { state.vblanksPerFrame }
+    var isFramePending: Bool { state.isFramePending }
+    var isFlipPending: Bool { state.isFlipPending }
+    /// True while the output shows no frames (`display off`, no display connected).
+    var isPaused: Bool { state.isPaused }
+
     var now: Double { MonotonicClock.now() }
 
-    /// The device, while an event is expected (a flip or a vblank); nil when idle, so that an idle
-    /// Marquee sleeps in `poll()` with no timeout.
-    var pollDescriptor: Int32? { isFlipPending || isVblankRequested ? fd : nil }
+    /// The device, while an event is expected (a flip or a vblank); nil when idle or paused, so
+    /// that an idle Marquee sleeps in `poll()` with no timeout.
+    var pollDescriptor: Int32? { state.expectsEvent ? fd : nil }
 
     func requestFrame() {
-        guard !isFramePending else { return }
-        isFramePending = true
-        if !isFlipPending && !isVblankRequested { waitForVblank() }
+        ask(state.requestFrame(now: now))
     }
 
-    func pollTimeoutMilliseconds() -> Int32 {
-        guard isFramePending, dueFrame != nil else { return -1 }
-        let wait = lastFrameStart + minimumFrameInterval - now
-        return wait <= 0 ? 0 : Int32((wait * 1000).rounded(.up))
-    }
+    func pollTimeoutMilliseconds() -> Int32 { state.pollTimeoutMilliseconds(now: now) }
 
     func dispatch() throws -> FrameTime? {
-        if pollDescriptor != nil, isReadable() { try readEvents() }
-        guard isFramePending, let due = dueFrame else { return nil }
-        let start = now
-        guard start >= lastFrameStart + minimumFrameInterval else { return nil }
-        // A frame held back by the rate cap is timed from now: its flip event was not a real vblank.
-        let frame =
-            start - due.timestamp > refreshPeriod
-            ? FrameTime(timestamp: start, targetTimestamp: start + refreshPeriod) : due
-        dueFrame = nil
-        isFramePending = false
-        lastFrameStart = start
-        return frame
+        if state.expectsEvent, isReadable() { try readEvents() }
+        return state.takeDueFrame(now: now)
     }
 
     func advanceIdle(to time: Double) {}
 
     /// The backend queued a flip: the next frame waits for its event.
-    func flipQueued() { isFlipPending = true }
+    func flipQueued() { state.flipQueued() }
 
-    /// Reads events until the pending flip has completed (before restoring the CRTC or reading the
-    /// scan-out back), at most `timeout` seconds.
+    /// Stops asking the device for events: the CRTC is about to go off (or its display went
+    /// away). Waits for the flip in flight first, and reads the vblank events the kernel
+    /// completes when the CRTC stops.
+    func pause() {
+        waitForFlip()
+        state.pause()
+    }
+
+    /// The CRTC at `crtcIndex` shows frames again: a frame asked for meanwhile waits for its
+    /// next vblank. `pacing`: the new mode's, when it changed.
+    func resume(crtcIndex: Int, pacing: FramePacing? = nil) {
+        self.crtcIndex = crtcIndex
+        if let pacing {
+            state.retime(
+                refreshPeriod: pacing.refreshPeriod, vblanksPerFrame: UInt32(pacing.vblanksPerFrame),
+                minimumFrameInterval: pacing.minimumFrameInterval)
+        }
+        ask(state.resume(now: now))
+    }
+
+    /// Reads events until the pending flip has completed (before restoring the CRTC, turning it
+    /// off or reading the scan-out back), at most `timeout` seconds.
     func waitForFlip(timeout: Double = 1) {
         let deadline = now + timeout
-        while isFlipPending, now < deadline {
+        while state.isFlipPending, now < deadline {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 100) > 0 { try? readEvents() }
         }
-        isFlipPending = false
+        state.flipAbandoned()
+    }
+
+    /// Reads whatever events wait on the device without blocking (after a CRTC went off: the
+    /// kernel completes its pending vblank events then), so that none is taken later for a vblank
+    /// of the running output.
+    func drainEvents() {
+        while isReadable() { try? readEvents() }
     }
 
     private func isReadable() -> Bool {
@@ -107,17 +109,17 @@ final class DRMDisplayLink: DisplayLink {
     private func readEvents() throws(DisplayError) {
         events.pointee.flip_completed = 0
         events.pointee.vblank_arrived = 0
-        if marquee_drm_handle_events(fd) != 0 {
-            throw DisplayError(
-                .systemCall, "reading DRM events failed: \(String(cString: strerror(errno)))", errno: errno)
+        if case .failure(let code) = SystemCall.run({ marquee_drm_handle_events(fd) }) {
+            throw DisplayError(.systemCall, "reading DRM events failed: \(code)", errno: code)
         }
-        if events.pointee.flip_completed != 0 {
-            let value = events.pointee
-            flipCompleted(sequence: value.flip_sequence, time: time(value.flip_seconds, value.flip_microseconds))
+        let value = events.pointee
+        if value.flip_completed != 0 {
+            ask(
+                state.flipCompleted(
+                    sequence: value.flip_sequence, time: time(value.flip_seconds, value.flip_microseconds), now: now))
         }
-        if events.pointee.vblank_arrived != 0 {
-            let value = events.pointee
-            vblankArrived(time: time(value.vblank_seconds, value.vblank_microseconds))
+        if value.vblank_arrived != 0 {
+            state.vblankArrived(time: time(value.vblank_seconds, value.vblank_microseconds))
         }
     }
 
@@ -127,44 +129,20 @@ final class DRMDisplayLink: DisplayLink {
         monotonicTimestamps ? Double(seconds) + Double(microseconds) / 1e6 : now
     }
 
-    private func flipCompleted(sequence: UInt32, time: Double) {
-        isFlipPending = false
-        lastFlip = (sequence, time)
-        guard isFramePending, dueFrame == nil else { return }
-        if vblanksPerFrame == 1 {
-            dueFrame = FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)
-        } else {
-            waitForVblank()
-        }
-    }
-
-    private func vblankArrived(time: Double) {
-        isVblankRequested = false
-        guard isFramePending, dueFrame == nil, !isFlipPending else { return }
-        dueFrame = FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)
-    }
-
-    /// Asks for the vblank after which the next frame is drawn: the one `vblanksPerFrame - 1`
-    /// after the last flip, or the next one if that has passed.
-    private func waitForVblank() {
-        if vblankEventsWork {
-            let result: Int32
-            if let last = lastFlip {
-                result = marquee_drm_request_vblank_event(
-                    fd, Int32(crtcIndex), last.sequence &+ vblanksPerFrame &- 1, 0, events)
-            } else {
-                result = marquee_drm_request_vblank_event(fd, Int32(crtcIndex), 1, 1, events)
+    /// Asks the device for the vblank event the state wants, if any.
+    private func ask(_ request: DRMLinkState.VblankRequest?) {
+        guard let request else { return }
+        let result = SystemCall.run {
+            switch request {
+            case .next: marquee_drm_request_vblank_event(fd, Int32(crtcIndex), 1, 1, events)
+            case .sequence(let number): marquee_drm_request_vblank_event(fd, Int32(crtcIndex), number, 0, events)
             }
-            if result == 0 {
-                isVblankRequested = true
-                return
-            }
-            vblankEventsWork = false
-            log(
-                "the driver gives no vblank events (\(String(cString: strerror(errno)))); frames after an idle spell are timed from the clock"
-            )
         }
-        let start = now
-        dueFrame = FrameTime(timestamp: start, targetTimestamp: start + refreshPeriod)
+        switch result {
+        case .success: state.vblankRequested()
+        case .failure(let code):
+            state.vblankRequestFailed(now: now)
+            log("the driver gives no vblank events (\(code)); frames after an idle spell are timed from the clock")
+        }
     }
 }

@@ -1,32 +1,59 @@
 import CDRM
 import Glibc
 
-/// Sets the mode once and flips framebuffers after: with atomic commits where the driver offers
-/// them, with the legacy `drmModeSetCrtc` and `drmModePageFlip` otherwise (or with `--no-atomic`).
-/// Both ask for a page-flip event, delivered to `events` by `drmHandleEvent`.
+/// Sets the mode and flips framebuffers after: with atomic commits where the driver offers them,
+/// with the legacy `drmModeSetCrtc` and `drmModePageFlip` otherwise (or with `--no-atomic`). Both
+/// ask for a page-flip event, delivered to `events` by `drmHandleEvent`.
 protocol DRMModesetter {
     /// "atomic" or "legacy", for the log.
     var name: String { get }
+    var device: DRMDevice { get }
+    var output: DRMOutput { get }
+    /// Sets the output's mode showing `framebuffer`, turning the CRTC on if it was off.
     func setMode(framebuffer: UInt32) throws(DisplayError)
     /// Queues a flip to `framebuffer` at the next vblank. `damage`: the part of the panel that
-    /// differs from the frame on screen (nil: all of it). Returns 0 or the errno.
-    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32
+    /// differs from the frame on screen (nil: all of it).
+    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>)
+        -> Result<Void, Errno>
+    /// Turns the display off (`display off`): the CRTC stops scanning out and sending vblanks, and
+    /// keeps its mode for `setMode` to turn it on again.
+    func turnOff() throws(DisplayError)
+}
+
+extension DRMModesetter {
+    func failure(_ what: String, _ code: Errno) -> DisplayError {
+        DisplayError(.systemCall, "\(device.path): \(what) failed: \(code)", errno: code)
+    }
 }
 
 struct LegacyModesetter: DRMModesetter {
     let device: DRMDevice
     let output: DRMOutput
+    private let dpms: UInt32?
     var name: String { "legacy" }
 
+    init(device: DRMDevice, output: DRMOutput) {
+        self.device = device
+        self.output = output
+        dpms = output.connector.properties.dpms
+    }
+
     func setMode(framebuffer: UInt32) throws(DisplayError) {
+        let fd = device.fd
+        // After `display off` the connector's DPMS is off, which a mode set alone does not undo
+        // on every driver.
+        if let dpms {
+            _ = SystemCall.run {
+                drmModeConnectorSetProperty(fd, output.connector.id, dpms, UInt64(DRM_MODE_DPMS_ON))
+            }
+        }
         var connector = output.connector.id
         var mode = output.mode.info
-        guard drmModeSetCrtc(device.fd, output.crtcID, framebuffer, 0, 0, &connector, 1, &mode) == 0 else {
-            let code = errno
-            throw DisplayError(
-                .systemCall,
-                "\(device.path): setting \(output.mode.description) on \(output.connector.name) failed: \(String(cString: strerror(code)))",
-                errno: code)
+        let result = SystemCall.run {
+            drmModeSetCrtc(fd, output.crtcID, framebuffer, 0, 0, &connector, 1, &mode)
+        }
+        if case .failure(let code) = result {
+            throw failure("setting \(output.mode.description) on \(output.connector.name)", code)
         }
     }
 
@@ -34,9 +61,25 @@ struct LegacyModesetter: DRMModesetter {
     /// send the whole frame. `drmModeDirtyFB` would not help here: it reports damage to a
     /// framebuffer already on screen, so after a flip it would make such a driver send the rows
     /// twice (docs/architecture.md, "Damage to the kernel").
-    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32 {
-        drmModePageFlip(device.fd, output.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), events) == 0
-            ? 0 : errno
+    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>)
+        -> Result<Void, Errno>
+    {
+        SystemCall.run {
+            drmModePageFlip(device.fd, output.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), events)
+        }.map { _ in () }
+    }
+
+    /// Legacy DPMS: the connector's `DPMS` property set to off (drivers built on the atomic
+    /// helpers turn the CRTC's ACTIVE off for it).
+    func turnOff() throws(DisplayError) {
+        guard let dpms else {
+            throw DisplayError(
+                .backendUnavailable, "\(output.connector.name) has no DPMS property; it cannot be turned off")
+        }
+        let result = SystemCall.run {
+            drmModeConnectorSetProperty(device.fd, output.connector.id, dpms, UInt64(DRM_MODE_DPMS_OFF))
+        }
+        if case .failure(let code) = result { throw failure("DPMS off on \(output.connector.name)", code) }
     }
 }
 
@@ -44,26 +87,41 @@ struct AtomicModesetter: DRMModesetter {
     let device: DRMDevice
     let output: DRMOutput
     let planeID: UInt32
-    private let connectorProperties: DRMProperties
-    private let crtcProperties: DRMProperties
-    private let planeProperties: DRMProperties
+    private let connectorCRTC: UInt32
+    private let crtc: CRTCProperties
+    private let plane: PlaneProperties
     var name: String { "atomic" }
 
-    /// Nil when the driver refuses atomic commits or has no primary plane for the CRTC (the
-    /// caller then falls back to legacy modesetting).
-    init?(device: DRMDevice, output: DRMOutput) {
-        guard device.enableClientCapability(DRM_CLIENT_CAP_ATOMIC),
-            let plane = Self.primaryPlane(device: device, crtcIndex: output.crtcIndex)
-        else { return nil }
+    /// Throws when the driver refuses atomic commits, has no primary plane for the CRTC, or lacks
+    /// a property an atomic modeset needs (the caller then falls back to legacy modesetting).
+    init(device: DRMDevice, output: DRMOutput) throws(DisplayError) {
+        guard device.enableClientCapability(DRM_CLIENT_CAP_ATOMIC) else {
+            throw DisplayError(.backendUnavailable, "the driver offers no atomic modesetting")
+        }
+        guard let plane = Self.primaryPlane(device: device, crtcIndex: output.crtcIndex) else {
+            throw DisplayError(.backendUnavailable, "the driver has no primary plane for CRTC \(output.crtcID)")
+        }
+        // The connector's atomic properties (CRTC_ID) are listed only to a client with the atomic
+        // capability, which the start's probe did not have yet.
+        let connectorProperties = ConnectorProperties(
+            DRMObjectProperties(
+                fd: device.fd, object: output.connector.id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CONNECTOR),
+                kind: "connector"))
+        guard let connectorCRTC = connectorProperties.crtcID else {
+            throw DisplayError(
+                .backendUnavailable, "the driver's connector \(output.connector.id) lacks the atomic property CRTC_ID")
+        }
         self.device = device
         self.output = output
         planeID = plane
-        connectorProperties = DRMProperties(
-            fd: device.fd, object: output.connector.id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CONNECTOR))
-        crtcProperties = DRMProperties(
-            fd: device.fd, object: output.crtcID, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CRTC))
-        planeProperties = DRMProperties(
-            fd: device.fd, object: plane, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE))
+        self.connectorCRTC = connectorCRTC
+        crtc = try CRTCProperties(
+            DRMObjectProperties(
+                fd: device.fd, object: output.crtcID, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CRTC),
+                kind: "CRTC"))
+        self.plane = try PlaneProperties(
+            DRMObjectProperties(
+                fd: device.fd, object: plane, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE), kind: "plane"))
     }
 
     /// The primary plane that can feed the CRTC (planes are listed once the atomic capability is on).
@@ -75,77 +133,78 @@ struct AtomicModesetter: DRMModesetter {
             guard let plane = drmModeGetPlane(device.fd, id) else { continue }
             let possible = plane.pointee.possible_crtcs
             drmModeFreePlane(plane)
-            let properties = DRMProperties(
-                fd: device.fd, object: id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE))
-            if properties.value("type") == UInt64(DRM_PLANE_TYPE_PRIMARY), possible & (1 << UInt32(crtcIndex)) != 0 {
-                return id
-            }
+            guard possible & (1 << UInt32(crtcIndex)) != 0 else { continue }
+            let properties = DRMObjectProperties(
+                fd: device.fd, object: id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE), kind: "plane")
+            if properties["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) { return id }
         }
         return nil
     }
 
     func setMode(framebuffer: UInt32) throws(DisplayError) {
+        let fd = device.fd
         var mode = output.mode.info
         var blob: UInt32 = 0
-        guard drmModeCreatePropertyBlob(device.fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
-            throw DisplayError(
-                .systemCall, "\(device.path): cannot create the mode blob: \(String(cString: strerror(errno)))",
-                errno: errno)
+        let created = SystemCall.run {
+            drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob)
         }
-        defer { _ = drmModeDestroyPropertyBlob(device.fd, blob) }
+        if case .failure(let code) = created { throw failure("creating the mode blob", code) }
+        defer { _ = drmModeDestroyPropertyBlob(fd, blob) }
         var request = AtomicRequest()
-        request.set(output.connector.id, connectorProperties, "CRTC_ID", UInt64(output.crtcID))
-        request.set(output.crtcID, crtcProperties, "MODE_ID", UInt64(blob))
-        request.set(output.crtcID, crtcProperties, "ACTIVE", 1)
+        request.set(output.connector.id, connectorCRTC, UInt64(output.crtcID))
+        request.set(output.crtcID, crtc.modeID, UInt64(blob))
+        request.set(output.crtcID, crtc.active, 1)
         setPlane(&request, framebuffer: framebuffer)
-        guard request.missing.isEmpty else {
-            throw DisplayError(
-                .backendUnavailable,
-                "\(device.path): the driver lacks the atomic properties \(request.missing.joined(separator: ", ")); try --no-atomic"
-            )
-        }
-        let result = request.commit(fd: device.fd, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
-        guard result == 0 else {
-            throw DisplayError(
-                .systemCall,
-                "\(device.path): the atomic modeset of \(output.mode.description) on \(output.connector.name) failed: \(String(cString: strerror(result)))",
-                errno: result)
+        if case .failure(let code) = request.commit(fd: fd, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)) {
+            throw failure("the atomic modeset of \(output.mode.description) on \(output.connector.name)", code)
         }
     }
 
     func setPlane(_ request: inout AtomicRequest, framebuffer: UInt32) {
         let width = UInt64(output.mode.width), height = UInt64(output.mode.height)
-        request.set(planeID, planeProperties, "FB_ID", UInt64(framebuffer))
-        request.set(planeID, planeProperties, "CRTC_ID", UInt64(output.crtcID))
-        request.set(planeID, planeProperties, "SRC_X", 0)
-        request.set(planeID, planeProperties, "SRC_Y", 0)
-        request.set(planeID, planeProperties, "SRC_W", width << 16)
-        request.set(planeID, planeProperties, "SRC_H", height << 16)
-        request.set(planeID, planeProperties, "CRTC_X", 0)
-        request.set(planeID, planeProperties, "CRTC_Y", 0)
-        request.set(planeID, planeProperties, "CRTC_W", width)
-        request.set(planeID, planeProperties, "CRTC_H", height)
+        request.set(planeID, plane.framebufferID, UInt64(framebuffer))
+        request.set(planeID, plane.crtcID, UInt64(output.crtcID))
+        request.set(planeID, plane.sourceX, 0)
+        request.set(planeID, plane.sourceY, 0)
+        request.set(planeID, plane.sourceWidth, width << 16)
+        request.set(planeID, plane.sourceHeight, height << 16)
+        request.set(planeID, plane.crtcX, 0)
+        request.set(planeID, plane.crtcY, 0)
+        request.set(planeID, plane.crtcWidth, width)
+        request.set(planeID, plane.crtcHeight, height)
     }
 
-    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>) -> Int32 {
+    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>)
+        -> Result<Void, Errno>
+    {
+        let fd = device.fd
         var request = AtomicRequest()
-        request.set(planeID, planeProperties, "FB_ID", UInt64(framebuffer))
+        request.set(planeID, plane.framebufferID, UInt64(framebuffer))
         // FB_DAMAGE_CLIPS: a blob of `struct drm_mode_rect`, kept by the commit that takes it, so
         // Marquee's handle is dropped at once. A driver without the property gets no clips (it
         // scans out the whole buffer anyway); a blob that cannot be made leaves the whole frame
         // damaged, as without clips.
         var blob: UInt32 = 0
-        if let damage, let property = planeProperties.id("FB_DAMAGE_CLIPS") {
+        if let damage, let property = plane.damageClips {
             var rect = drm_mode_rect(x1: damage.x1, y1: damage.y1, x2: damage.x2, y2: damage.y2)
-            if drmModeCreatePropertyBlob(device.fd, &rect, MemoryLayout<drm_mode_rect>.size, &blob) == 0,
-                drmModeAtomicAddProperty(request.request, planeID, property, UInt64(blob)) < 0
-            {
-                _ = drmModeDestroyPropertyBlob(device.fd, blob)
-                blob = 0
+            if drmModeCreatePropertyBlob(fd, &rect, MemoryLayout<drm_mode_rect>.size, &blob) == 0 {
+                request.set(planeID, property, UInt64(blob))
             }
         }
-        defer { if blob != 0 { _ = drmModeDestroyPropertyBlob(device.fd, blob) } }
+        defer { if blob != 0 { _ = drmModeDestroyPropertyBlob(fd, blob) } }
         return request.commit(
-            fd: device.fd, flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK), userData: events)
+            fd: fd, flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK), userData: events)
+    }
+
+    /// `ACTIVE = 0`: the CRTC keeps its mode, connector and plane (the kernel's own DPMS helper
+    /// does the same), so `setMode` brings it back as it was.
+    func turnOff() throws(DisplayError) {
+        var request = AtomicRequest()
+        request.set(output.crtcID, crtc.active, 0)
+        if case .failure(let code) = request.commit(
+            fd: device.fd, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+        {
+            throw failure("turning off CRTC \(output.crtcID)", code)
+        }
     }
 }

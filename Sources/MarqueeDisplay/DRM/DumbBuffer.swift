@@ -16,52 +16,54 @@ final class DumbBuffer {
     let memory: UnsafeMutableRawPointer
 
     init(device: DRMDevice, width: Int, height: Int) throws(DisplayError) {
-        fd = device.fd
+        let fd = device.fd
+        self.fd = fd
         self.width = width
         self.height = height
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
-        guard marquee_drm_create_dumb(fd, UInt32(width), UInt32(height), 32, &handle, &pitch, &size) == 0 else {
+        let created = SystemCall.run {
+            marquee_drm_create_dumb(fd, UInt32(width), UInt32(height), 32, &handle, &pitch, &size)
+        }
+        if case .failure(let code) = created {
             throw DisplayError(
-                .systemCall,
-                "\(device.path): cannot create a \(width)x\(height) dumb buffer: \(String(cString: strerror(errno)))",
-                errno: errno)
+                .systemCall, "\(device.path): cannot create a \(width)x\(height) dumb buffer: \(code)", errno: code)
         }
         self.handle = handle
         self.pitch = Int(pitch)
-        byteCount = Int(size)
+        let byteCount = Int(size)
+        self.byteCount = byteCount
         var framebuffer: UInt32 = 0
         let handles: [UInt32] = [handle, 0, 0, 0]
         let pitches: [UInt32] = [pitch, 0, 0, 0]
         let offsets: [UInt32] = [0, 0, 0, 0]
-        let added = drmModeAddFB2(
-            device.fd, UInt32(width), UInt32(height), marquee_drm_format_xrgb8888(), handles, pitches, offsets,
-            &framebuffer, 0)
-        // Older drivers know only the legacy call (depth 24, 32 bits per pixel is XRGB8888).
-        if added != 0, drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, pitch, handle, &framebuffer) != 0 {
-            let code = errno
+        let added = SystemCall.run {
+            drmModeAddFB2(
+                fd, UInt32(width), UInt32(height), marquee_drm_format_xrgb8888(), handles, pitches, offsets,
+                &framebuffer, 0)
+        }.flatMapError { _ in
+            // Older drivers know only the legacy call (depth 24, 32 bits per pixel is XRGB8888).
+            SystemCall.run { drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, pitch, handle, &framebuffer) }
+        }
+        if case .failure(let code) = added {
             _ = marquee_drm_destroy_dumb(fd, handle)
             throw DisplayError(
-                .systemCall, "\(device.path): cannot add an XRGB8888 framebuffer: \(String(cString: strerror(code)))",
-                errno: code)
+                .systemCall, "\(device.path): cannot add an XRGB8888 framebuffer: \(code)", errno: code)
         }
         framebufferID = framebuffer
         var offset: UInt64 = 0
-        let mapped: UnsafeMutableRawPointer?
-        if marquee_drm_map_dumb(fd, handle, &offset) == 0 {
-            let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
-            mapped = address == MAP_FAILED ? nil : address
-        } else {
-            mapped = nil
+        let mapped = SystemCall.run { marquee_drm_map_dumb(fd, handle, &offset) }.flatMap { _ in
+            SystemCall.pointer { () -> UnsafeMutableRawPointer? in
+                let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+                return address == MAP_FAILED ? nil : address
+            }
         }
-        guard let mapped else {
-            let code = errno
+        switch mapped {
+        case .success(let address): memory = address
+        case .failure(let code):
             _ = drmModeRmFB(fd, framebuffer)
             _ = marquee_drm_destroy_dumb(fd, handle)
-            throw DisplayError(
-                .systemCall, "\(device.path): cannot map a dumb buffer: \(String(cString: strerror(code)))",
-                errno: code)
+            throw DisplayError(.systemCall, "\(device.path): cannot map a dumb buffer: \(code)", errno: code)
         }
-        memory = mapped
     }
 
     deinit {

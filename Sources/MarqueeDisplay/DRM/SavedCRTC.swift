@@ -27,10 +27,9 @@ struct SavedCRTC {
         }
         connectorIDs = resources.connectors.compactMap { connector in
             guard connector.currentEncoderID != 0,
-                let encoder = drmModeGetEncoder(device.fd, connector.currentEncoderID)
+                let encoder = resources.encoders.first(where: { $0.id == connector.currentEncoderID })
             else { return nil }
-            defer { drmModeFreeEncoder(encoder) }
-            return encoder.pointee.crtc_id == crtcID ? connector.id : nil
+            return encoder.crtcID == crtcID ? connector.id : nil
         }
     }
 
@@ -41,16 +40,15 @@ struct SavedCRTC {
     }
 
     /// Puts the CRTC back (legacy `drmModeSetCrtc`, which every driver takes, atomic or not).
-    /// Returns 0 or the errno.
-    func restore(on device: DRMDevice) -> Int32 {
+    func restore(on device: DRMDevice) -> Result<Void, Errno> {
         var connectors = connectorIDs
-        let result: Int32
-        if var mode, framebufferID != 0 {
-            result = drmModeSetCrtc(device.fd, crtcID, framebufferID, x, y, &connectors, Int32(connectors.count), &mode)
-        } else {
+        return SystemCall.run {
+            if var mode, framebufferID != 0 {
+                return drmModeSetCrtc(
+                    device.fd, crtcID, framebufferID, x, y, &connectors, Int32(connectors.count), &mode)
+            }
             // It was off: switch it off again.
-            result = drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil)
-        }
-        return result == 0 ? 0 : errno
+            return drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil)
+        }.map { _ in () }
     }
 }

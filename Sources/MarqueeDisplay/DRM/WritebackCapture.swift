@@ -15,8 +15,8 @@ final class WritebackCapture {
     private let connectorID: UInt32
     private let planeID: UInt32
     private let target: DumbBuffer
-    private let connectorProperties: DRMProperties
-    private let planeProperties: DRMProperties
+    private let connector: WritebackProperties
+    private let planeFramebuffer: UInt32
 
     /// Nil (with the reason logged) when the device has no writeback connector for the CRTC.
     init?(device: DRMDevice, output: DRMOutput, log: (String) -> Void) {
@@ -29,7 +29,10 @@ final class WritebackCapture {
         guard let resources = try? DRMResources(device),
             let connector = resources.connectors.first(where: \.isWriteback),
             let plane = AtomicModesetter.primaryPlane(device: device, crtcIndex: output.crtcIndex),
-            let target = try? DumbBuffer(device: device, width: output.mode.width, height: output.mode.height)
+            let target = try? DumbBuffer(device: device, width: output.mode.width, height: output.mode.height),
+            let planeFramebuffer = DRMObjectProperties(
+                fd: device.fd, object: plane, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE), kind: "plane"
+            )["FB_ID"]?.id
         else {
             log(
                 "writeback snapshots: \(device.path) has no writeback connector (vkms: load it with enable_writeback=1)"
@@ -41,10 +44,16 @@ final class WritebackCapture {
         connectorID = connector.id
         planeID = plane
         self.target = target
-        connectorProperties = DRMProperties(
-            fd: device.fd, object: connector.id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CONNECTOR))
-        planeProperties = DRMProperties(
-            fd: device.fd, object: plane, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE))
+        do {
+            self.connector = try WritebackProperties(
+                DRMObjectProperties(
+                    fd: device.fd, object: connector.id, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CONNECTOR),
+                    kind: "writeback connector"))
+        } catch {
+            log("writeback snapshots: \(error.message)")
+            return nil
+        }
+        self.planeFramebuffer = planeFramebuffer
         log("writeback snapshots: through connector \(connector.id) (\(connector.name))")
     }
 
@@ -52,19 +61,16 @@ final class WritebackCapture {
     /// fence fails.
     func capture(framebuffer: UInt32) throws(DisplayError) -> PixelBuffer {
         var fence: Int32 = -1
-        let committed = withUnsafeMutablePointer(to: &fence) { fencePointer -> Int32 in
+        let committed = withUnsafeMutablePointer(to: &fence) { fencePointer in
             var request = AtomicRequest()
-            request.set(planeID, planeProperties, "FB_ID", UInt64(framebuffer))
-            request.set(connectorID, connectorProperties, "CRTC_ID", UInt64(output.crtcID))
-            request.set(connectorID, connectorProperties, "WRITEBACK_FB_ID", UInt64(target.framebufferID))
-            request.set(
-                connectorID, connectorProperties, "WRITEBACK_OUT_FENCE_PTR", UInt64(UInt(bitPattern: fencePointer)))
-            guard request.missing.isEmpty else { return EINVAL }
+            request.set(planeID, planeFramebuffer, UInt64(framebuffer))
+            request.set(connectorID, connector.crtcID, UInt64(output.crtcID))
+            request.set(connectorID, connector.framebufferID, UInt64(target.framebufferID))
+            request.set(connectorID, connector.outFence, UInt64(UInt(bitPattern: fencePointer)))
             return request.commit(fd: device.fd, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
         }
-        guard committed == 0 else {
-            throw DisplayError(
-                .systemCall, "writeback commit failed: \(String(cString: strerror(committed)))", errno: committed)
+        if case .failure(let code) = committed {
+            throw DisplayError(.systemCall, "writeback commit failed: \(code)", errno: code)
         }
         defer { if fence >= 0 { close(fence) } }
         if fence >= 0 {

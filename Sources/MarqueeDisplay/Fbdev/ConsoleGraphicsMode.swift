@@ -10,17 +10,21 @@ final class ConsoleGraphicsMode {
     /// Tries `/dev/tty0` (the active VT); logs and carries on without it (over ssh as a user who
     /// may not open it, the console keeps drawing).
     init(log: (String) -> Void) {
-        let descriptor = open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
+        let descriptor: Int32
+        switch SystemCall.run({ open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY) }) {
+        case .success(let opened): descriptor = opened
+        case .failure(let code):
             log(
-                "fbdev: the console stays in text mode (cannot open /dev/tty0: \(String(cString: strerror(errno)))); its cursor may show over the picture"
+                "fbdev: the console stays in text mode (cannot open /dev/tty0: \(code)); its cursor may show over the picture"
             )
             return
         }
         var mode: Int32 = 0
-        guard marquee_kd_get_mode(descriptor, &mode) == 0, marquee_kd_set_mode(descriptor, marquee_kd_graphics()) == 0
-        else {
-            log("fbdev: the console stays in text mode (KDSETMODE failed: \(String(cString: strerror(errno))))")
+        let switched = SystemCall.run { marquee_kd_get_mode(descriptor, &mode) }.flatMap { _ in
+            SystemCall.run { marquee_kd_set_mode(descriptor, marquee_kd_graphics()) }
+        }
+        if case .failure(let code) = switched {
+            log("fbdev: the console stays in text mode (KDSETMODE failed: \(code))")
             close(descriptor)
             return
         }

@@ -30,9 +30,13 @@ final class FbdevDisplayLink: DisplayLink {
         vblanksPerFrame = Int64(pacing.vblanksPerFrame)
         minimumFrameInterval = pacing.minimumFrameInterval
         usesVsyncIoctl = device.waitForVsync()
-        timer = usesVsyncIoctl ? -1 : marquee_timerfd_create()
-        guard usesVsyncIoctl || timer >= 0 else {
-            throw DisplayError(.systemCall, "timerfd_create failed: \(String(cString: strerror(errno)))", errno: errno)
+        if usesVsyncIoctl {
+            timer = -1
+        } else {
+            switch SystemCall.run({ marquee_timerfd_create() }) {
+            case .success(let created): timer = created
+            case .failure(let code): throw DisplayError(.systemCall, "timerfd_create failed: \(code)", errno: code)
+            }
         }
         origin = MonotonicClock.now()
     }

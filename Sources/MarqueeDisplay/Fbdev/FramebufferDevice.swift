@@ -33,7 +33,7 @@ final class FramebufferDevice {
                     errno: code)
             }
             throw DisplayError(
-                .backendUnavailable, "cannot open \(path): \(String(cString: strerror(code)))", errno: code)
+                .backendUnavailable, "cannot open \(path): \(Errno(rawValue: code))", errno: code)
         }
         var variable = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()
@@ -52,10 +52,9 @@ final class FramebufferDevice {
         let rowBytes = Int(fixed.line_length)
         let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard length > 0, let address, address != MAP_FAILED else {
-            let code = errno
+            let code = Errno.current
             close(fd)
-            throw DisplayError(
-                .systemCall, "cannot map \(path): \(String(cString: strerror(code)))", errno: code)
+            throw DisplayError(.systemCall, "cannot map \(path): \(code)", errno: code)
         }
         self.fd = fd
         self.format = format
@@ -115,10 +114,8 @@ final class FramebufferDevice {
         variable.xoffset = 0
         variable.yoffset = UInt32(index * height)
         variable.activate = UInt32(FB_ACTIVATE_VBL)
-        guard marquee_fb_pan(fd, &variable) == 0 else {
-            throw DisplayError(
-                .systemCall, "\(path): panning to page \(index) failed: \(String(cString: strerror(errno)))",
-                errno: errno)
+        if case .failure(let code) = SystemCall.run({ marquee_fb_pan(fd, &variable) }) {
+            throw DisplayError(.systemCall, "\(path): panning to page \(index) failed: \(code)", errno: code)
         }
     }
 

@@ -1,0 +1,161 @@
+import MarqueeCore
+
+/// The decisions of the DRM display link, apart from the device: which vblank to ask for, when a
+/// frame is due and with which times, and what a paused output (`display off`, a disconnected
+/// connector) does to all that. `DRMDisplayLink` feeds it the events it reads and carries out the
+/// requests it returns; the tests feed it plain values.
+///
+/// - While animating, the flip event of frame N (its vblank time `t`) makes frame N+1 due at once
+///   with `timestamp = t` and `targetTimestamp = t + refreshPeriod`.
+/// - After idling, a frame waits for the next vblank event, so it too has a whole period to be
+///   drawn and is shown at its target.
+/// - `vblanksPerFrame > 1` (`--max-fps` below the refresh rate) waits for the vblank
+///   `vblanksPerFrame - 1` after the last flip.
+/// - Paused, nothing is asked of the device (a CRTC that is off gives no vblanks, and asking for
+///   one fails) and no frame is due; a frame asked for meanwhile waits for the resume. Events
+///   stamped before the resume (the kernel completes pending vblank events when a CRTC goes off)
+///   are not vblanks of the running output and are dropped.
+struct DRMLinkState {
+    /// A vblank event to ask the kernel for.
+    enum VblankRequest: Equatable {
+        /// The next vblank from now.
+        case next
+        /// Vblank number `sequence`, or the next one if it has passed.
+        case sequence(UInt32)
+    }
+
+    private(set) var refreshPeriod: Double
+    private(set) var vblanksPerFrame: UInt32
+    /// `FramePacing.minimumFrameInterval`: the wall-clock floor between frame starts.
+    private(set) var minimumFrameInterval: Double
+
+    private(set) var isFramePending = false
+    private(set) var isFlipPending = false
+    private(set) var isVblankRequested = false
+    private(set) var isPaused = false
+    /// False once the driver refused a vblank event: frames after an idle spell are then timed
+    /// from the clock.
+    private(set) var vblankEventsWork = true
+    private(set) var dueFrame: FrameTime?
+    private var lastFlip: (sequence: UInt32, time: Double)?
+    private var lastFrameStart = -Double.infinity
+    /// Events stamped before this time belong to the output before it was paused.
+    private var resumedAt = -Double.infinity
+
+    init(refreshPeriod: Double, vblanksPerFrame: UInt32, minimumFrameInterval: Double) {
+        self.refreshPeriod = refreshPeriod
+        self.vblanksPerFrame = vblanksPerFrame
+        self.minimumFrameInterval = minimumFrameInterval
+    }
+
+    /// True while an event from the device is expected (a flip or a vblank).
+    var expectsEvent: Bool { isFlipPending || isVblankRequested }
+
+    /// A frame is wanted. Returns the vblank to ask for, if one must be asked for now.
+    mutating func requestFrame(now: Double) -> VblankRequest? {
+        guard !isFramePending else { return nil }
+        isFramePending = true
+        guard !isPaused, !isFlipPending, !isVblankRequested else { return nil }
+        return vblankToWaitFor(now: now)
+    }
+
+    /// The backend queued a flip: the next frame waits for its event.
+    mutating func flipQueued() { isFlipPending = true }
+
+    /// The flip's event: its vblank's number and time. Returns the vblank to ask for, if any.
+    mutating func flipCompleted(sequence: UInt32, time: Double, now: Double) -> VblankRequest? {
+        isFlipPending = false
+        guard time >= resumedAt else { return nil }
+        lastFlip = (sequence, time)
+        guard isFramePending, dueFrame == nil, !isPaused else { return nil }
+        if vblanksPerFrame == 1 {
+            dueFrame = FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)
+            return nil
+        }
+        return vblankToWaitFor(now: now)
+    }
+
+    /// A vblank event asked for by `requestFrame` or `flipCompleted`.
+    mutating func vblankArrived(time: Double) {
+        guard time >= resumedAt else { return }
+        isVblankRequested = false
+        guard isFramePending, dueFrame == nil, !isFlipPending, !isPaused else { return }
+        dueFrame = FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)
+    }
+
+    /// The device took the request `vblankToWaitFor` returned.
+    mutating func vblankRequested() { isVblankRequested = true }
+
+    /// The device refused the request: from now on frames after an idle spell are timed from the
+    /// clock (some drivers give no vblank events).
+    mutating func vblankRequestFailed(now: Double) {
+        vblankEventsWork = false
+        if isFramePending, dueFrame == nil, !isPaused { dueFrame = clockFrame(now) }
+    }
+
+    /// Milliseconds the loop may sleep before the due frame may start (-1: no frame is due).
+    func pollTimeoutMilliseconds(now: Double) -> Int32 {
+        guard isFramePending, dueFrame != nil else { return -1 }
+        let wait = lastFrameStart + minimumFrameInterval - now
+        return wait <= 0 ? 0 : Int32((wait * 1000).rounded(.up))
+    }
+
+    /// The frame to draw now, if one is due and the rate cap lets it start.
+    mutating func takeDueFrame(now: Double) -> FrameTime? {
+        guard isFramePending, let due = dueFrame, !isPaused else { return nil }
+        guard now >= lastFrameStart + minimumFrameInterval else { return nil }
+        // A frame held back by the rate cap is timed from now: its flip event was not a real vblank.
+        let frame = now - due.timestamp > refreshPeriod ? clockFrame(now) : due
+        dueFrame = nil
+        isFramePending = false
+        lastFrameStart = now
+        return frame
+    }
+
+    /// The output stopped showing frames (its CRTC went off, its display went away). The caller
+    /// has waited for the pending flip. A frame already asked for stays asked for, to be drawn
+    /// after the resume.
+    mutating func pause() {
+        isPaused = true
+        isFlipPending = false
+        isVblankRequested = false
+        dueFrame = nil
+        // The vblank counter and grid of the output that comes back need not go on from these.
+        lastFlip = nil
+    }
+
+    /// The output shows frames again from `now`. Returns the vblank to ask for when a frame waits.
+    mutating func resume(now: Double) -> VblankRequest? {
+        guard isPaused else { return nil }
+        isPaused = false
+        resumedAt = now
+        guard isFramePending else { return nil }
+        return vblankToWaitFor(now: now)
+    }
+
+    /// Another mode (a display plugged in with another refresh rate), while paused.
+    mutating func retime(refreshPeriod: Double, vblanksPerFrame: UInt32, minimumFrameInterval: Double) {
+        precondition(isPaused, "DRMLinkState.retime: the output must be paused while its mode changes")
+        self.refreshPeriod = refreshPeriod
+        self.vblanksPerFrame = vblanksPerFrame
+        self.minimumFrameInterval = minimumFrameInterval
+    }
+
+    /// Forgets a flip that will not complete (the caller waited for it long enough).
+    mutating func flipAbandoned() { isFlipPending = false }
+
+    /// The vblank after which the next frame is drawn: the one `vblanksPerFrame - 1` after the
+    /// last flip, or the next one; nil (with the frame due from the clock) without vblank events.
+    private mutating func vblankToWaitFor(now: Double) -> VblankRequest? {
+        guard vblankEventsWork else {
+            dueFrame = clockFrame(now)
+            return nil
+        }
+        if let last = lastFlip { return .sequence(last.sequence &+ vblanksPerFrame &- 1) }
+        return .next
+    }
+
+    private func clockFrame(_ now: Double) -> FrameTime {
+        FrameTime(timestamp: now, targetTimestamp: now + refreshPeriod)
+    }
+}
