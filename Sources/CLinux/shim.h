@@ -43,6 +43,10 @@ static inline int marquee_fb_get_fixed(int fd, struct fb_fix_screeninfo *info) {
     return ioctl(fd, FBIOGET_FSCREENINFO, info);
 }
 static inline int marquee_fb_pan(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOPAN_DISPLAY, info); }
+/* FB_BLANK_POWERDOWN or FB_BLANK_UNBLANK; drivers without a blank operation answer EINVAL. */
+static inline int marquee_fb_blank(int fd, int powerdown) {
+    return ioctl(fd, FBIOBLANK, powerdown ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK);
+}
 static inline int marquee_fb_wait_for_vsync(int fd) {
     uint32_t crtc = 0;
     return ioctl(fd, FBIO_WAITFORVSYNC, &crtc);

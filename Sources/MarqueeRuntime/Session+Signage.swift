@@ -38,7 +38,8 @@ extension Session {
         guard on != displayIsOn else { return }
         displayIsOn = on
         Log.info("\(cause): display \(on ? "on" : "off")")
-        // The seam for DRM's ACTIVE / DPMS (a later issue): no backend conforms yet.
+        // DRM turns its CRTC off, fbdev blanks the panel; the software and window backends only
+        // stop their frames.
         if let power = backend as? DisplayPower {
             do {
                 try power.setPower(on: on)

@@ -59,5 +59,58 @@ display_off_on() { # MODE (atomic|legacy)
 display_off_on atomic
 display_off_on legacy
 
+# fbdev: `display off` powers the panel down with FBIOBLANK where the driver can. DRM's fbdev
+# emulation (/dev/fb0 on vkms) turns the CRTC off; vfb has no blank operation, so frames stop and
+# the log says the panel keeps the last one. Either way no frame is drawn while off (one gap of
+# the time it was off between the trace's frames), and frames come back after on (under TCG the
+# emulation's slow frames may let the scroll end before the display goes off: then only the
+# redraw at on follows). The fifo is opened read-write before Marquee starts (and closed in Marquee's
+# copy of the descriptors, or its input would never end), so a Marquee that fails at start
+# cannot block the script or kill it with SIGPIPE.
+fbdev_display_off_on() { # NAME DEVICE EXPECTED_LOG CHECK_CRTC (yes|no)
+    name=$1; device=$2; expected=$3; check_crtc=$4
+    rm -f /tmp/display.in && mkfifo /tmp/display.in
+    exec 8<>/tmp/display.in
+    $M run --backend fbdev --device $device --max-fps 30 --exit-on-eof --trace $OUT/$name.jsonl \
+        </tmp/display.in >$OUT/$name.out 2>$OUT/$name.log 8<&- &
+    pid=$!
+    echo 'scroll-to 40 duration=14' >&8
+    wait_lines $OUT/$name.out 1
+    sleep 3
+    echo 'display off' >&8
+    sleep 1
+    active_off=$(crtc_active); switches_before=$(switches $pid)
+    sleep 2
+    switches_after=$(switches $pid)
+    echo 'display on' >&8
+    sleep 1
+    active_on=$(crtc_active)
+    printf 'wait idle\n' >&8
+    exec 8>&-
+    wait $pid
+    rc=$?
+    rm -f /tmp/display.in
+    show $OUT/$name.log
+    woke=$((switches_after - switches_before))
+    # The longest gap between frames, and the frames on each side of it.
+    gap=$(awk '{ match($0, /"timestamp":[0-9.e+-]+/); t = substr($0, RSTART + 12, RLENGTH - 12) + 0
+                 n++; if (n > 1 && t - last > longest) { longest = t - last; at = n - 1 } last = t }
+               END { printf "%.2f %d %d", longest, at, n - at }' $OUT/$name.jsonl)
+    set -- $gap
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc: $(tail -1 $OUT/$name.log)"
+    elif ! grep -q "$expected" $OUT/$name.log; then fail $name "the log does not say '$expected'"
+    elif [ "$check_crtc" = yes ] && ! echo "$active_off" | grep -q 'active=0'; then fail $name "no CRTC off while blanked: $active_off"
+    elif [ "$check_crtc" = yes ] && ! echo "$active_on" | grep -q 'active=1'; then fail $name "no CRTC active after on: $active_on"
+    elif [ $woke -gt 1 ]; then fail $name "woke $woke times in 2 s while off"
+    elif ! awk -v g=$1 'BEGIN { exit !(g >= 2.5) }'; then fail $name "no gap of the time it was off: the longest between frames is $1 s"
+    elif [ $2 -lt 10 ] || [ $3 -lt 1 ]; then fail $name "$2 frames before the gap and $3 after"
+    elif ! grep -q '"event":"scroll-finished"' $OUT/$name.out; then fail $name "the scroll did not finish"
+    else pass $name "off: ${active_off:-no debugfs state}, $woke wake-ups in 2 s; no frame for $1 s; on: ${active_on:-?}; frames $2 before, $3 after"; fi
+}
+fbdev_display_off_on fbdev-vkms-display-off-on /dev/fb0 '/dev/fb0 off (FBIOBLANK powerdown)' yes
+[ -e /dev/fb1 ] || insmod /lib/modules/vfb.ko vfb_enable=1 videomemorysize=4194304
+/tests/vmhelper fbmode /dev/fb1 640 480 960 16 20000 | sed 's/^/    /'
+fbdev_display_off_on fbdev-vfb-display-off-on /dev/fb1 'cannot blank /dev/fb1 (Invalid argument)' no
+
 # Hotplug: Tests/vm/hotplug.sh.
 . /tests/hotplug.sh

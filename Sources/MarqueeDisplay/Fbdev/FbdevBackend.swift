@@ -9,15 +9,17 @@ public final class FbdevBackend: DisplayBackend {
     public let size: PixelSize
     public let rotation: Rotation
     public let summary: String
-    private let device: FramebufferDevice
+    let device: FramebufferDevice
     private let link: FbdevDisplayLink
     private let shadow: PixelBuffer
     private let damage: ScanoutDamage
     private let console: ConsoleGraphicsMode
-    private let log: (String) -> Void
+    let log: (String) -> Void
     private var visiblePage = 0
     private var restored = false
     private var hasPresented = false
+    /// Set by `display off` when the driver powered the panel down; undone at `on` and at exit.
+    var panelIsBlanked = false
 
     public init(
         devicePath: String, rotation: Rotation, maximumFramesPerSecond: Double?, log: @escaping (String) -> Void
@@ -75,6 +77,8 @@ public final class FbdevBackend: DisplayBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
+        // A console left on a powered-down panel would be invisible.
+        if panelIsBlanked, case .success = device.setBlanked(false) { panelIsBlanked = false }
         device.restorePanning()
         console.restore()
         log("fbdev: restored the console and the panning of \(device.path)")

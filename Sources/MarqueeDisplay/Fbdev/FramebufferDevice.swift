@@ -127,6 +127,13 @@ final class FramebufferDevice {
         _ = marquee_fb_pan(fd, &variable)
     }
 
+    /// Powers the panel down (`FBIOBLANK` with `FB_BLANK_POWERDOWN`) or back up. fbtft's SPI
+    /// panels turn their display and backlight off; DRM's fbdev emulation turns the CRTC off;
+    /// drivers without a blank operation (vfb, simplefb) refuse with EINVAL.
+    func setBlanked(_ blanked: Bool) -> Result<Void, Errno> {
+        SystemCall.run({ marquee_fb_blank(fd, blanked ? 1 : 0) }).map { _ in () }
+    }
+
     /// Blocks until the next vsync; false when the driver does not support waiting for it.
     func waitForVsync() -> Bool { marquee_fb_wait_for_vsync(fd) == 0 }
 }
