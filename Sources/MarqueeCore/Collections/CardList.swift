@@ -200,6 +200,21 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
             return nil
         }
 
+        /// Appends a card given as the bytes `CardCoding` stores (its id, title and body as UTF-8,
+        /// its other fields as `CardCoding.extraBytes` makes them), `idHash` being
+        /// `IDTable.hash(id)`: what `append(_:)` does without a `Card` and its strings.
+        mutating func append(
+            id: UnsafeBufferPointer<UInt8>, idHash: UInt32, title: UnsafeBufferPointer<UInt8>,
+            body: UnsafeBufferPointer<UInt8>, extra: UnsafeBufferPointer<UInt8>
+        ) -> Int? {
+            if let existing = list.handle(ofID: id, hash: idHash) { return Int(existing) }
+            let (record, length) = CardCoding.store(id: id, title: title, body: body, extra: extra, in: &list.text)
+            list.liveBytes += length
+            list.ids.insert(list.tree.appendUnlinked(record), hash: idHash)
+            count += 1
+            return nil
+        }
+
         public func contains(id: String) -> Bool { list.handle(ofID: id) != nil }
 
         /// The position of the card with `id` among those appended, or nil.

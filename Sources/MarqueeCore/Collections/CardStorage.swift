@@ -122,8 +122,26 @@ enum CardCoding {
 
     /// Appends `card` to `text` and returns its record and the number of bytes it took.
     static func store(_ card: Card, in text: inout CardText) -> (record: CardRecord, length: Int) {
+        var (id, title, body) = (card.id, card.title, card.body)
         let extra = extraBytes(card)
-        let lengths = (card.id.utf8.count, card.title.utf8.count, card.body.utf8.count, extra.count)
+        return id.withUTF8 { id in
+            title.withUTF8 { title in
+                body.withUTF8 { body in
+                    extra.withUnsafeBufferPointer { extra in
+                        store(id: id, title: title, body: body, extra: extra, in: &text)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends a card given as its id, title and body (UTF-8) and the bytes `extraBytes` makes
+    /// of its other fields (decoding writes a card's texts here without making its strings).
+    static func store(
+        id: UnsafeBufferPointer<UInt8>, title: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>,
+        extra: UnsafeBufferPointer<UInt8>, in text: inout CardText
+    ) -> (record: CardRecord, length: Int) {
+        let lengths = (id.count, title.count, body.count, extra.count)
         let header =
             CardParts.bytes(of: lengths.0) + CardParts.bytes(of: lengths.1) + CardParts.bytes(of: lengths.2)
             + CardParts.bytes(of: lengths.3)
@@ -133,18 +151,12 @@ enum CardCoding {
             CardParts.appendLength(lengths.1, to: &bytes)
             CardParts.appendLength(lengths.2, to: &bytes)
             CardParts.appendLength(lengths.3, to: &bytes)
-            appendUTF8(card.id, to: &bytes)
-            appendUTF8(card.title, to: &bytes)
-            appendUTF8(card.body, to: &bytes)
+            bytes.append(contentsOf: id)
+            bytes.append(contentsOf: title)
+            bytes.append(contentsOf: body)
             bytes.append(contentsOf: extra)
         }
         return (CardRecord(start: start), length)
-    }
-
-    /// A string's bytes in one copy (appending a `UTF8View` goes a byte at a time).
-    private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// The card a record stands for.
@@ -198,7 +210,8 @@ enum CardCoding {
 
     // MARK: The rarely set fields
 
-    private static func extraBytes(_ card: Card) -> [UInt8] {
+    /// The bytes of the card's rarely set fields (none for most cards).
+    static func extraBytes(_ card: Card) -> [UInt8] {
         // Most cards have none: no array is made for them.
         guard
             card.color != nil || card.accent != nil || card.height != nil || card.direction != nil
