@@ -158,6 +158,17 @@ final class HostileDeckTests: XCTestCase {
                     #"sections[1].cards[1].id: duplicate id "a" (first used at sections[0].cards[0])"#,
                 ])
         }
+        // A card's member names are matched as bytes: a name given twice (here escaped the second
+        // time) is still refused where the second one starts, and named as text.
+        let twice = #"""
+            {"sections":[{"cards":[{"id":"x",
+             "tïtle":"a", "t\u00efVtle":"b",  "t\u00eftle":"b"}]}]}
+            """#
+        XCTAssertThrowsError(try DeckDecoder.decode(twice)) { error in
+            XCTAssertEqual(
+                (error as! DeckError).problems.map(\.description),
+                [#"not valid JSON: line 2, column 35: duplicate member "tïtle""#])
+        }
         // Bytes that are not UTF-8 in a card's text: the file is not JSON (the position is the
         // closing quote's, counting the lone lead byte as a character).
         let invalid =

@@ -215,6 +215,10 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
             return nil
         }
 
+        /// Asks for the memory an `append` of an id with hash `idHash` will read first to be
+        /// brought into the cache (`IDTable.prefetch`).
+        func prefetch(idHash: UInt32) { list.ids.prefetch(hash: idHash) }
+
         public func contains(id: String) -> Bool { list.handle(ofID: id) != nil }
 
         /// The position of the card with `id` among those appended, or nil.

@@ -227,6 +227,14 @@ public struct JSONReader: ~Copyable {
     /// The next member's name, or nil after the closing `}`; `isDuplicate` says whether a name was
     /// seen before in this object (an error). `first` is true for the object's first member.
     public mutating func nextMember(first: Bool, isDuplicate: (String) -> Bool) throws(JSONParseError) -> String? {
+        try nextMember(first: first, name: { String(decoding: $0, as: UTF8.self) }, isDuplicate: isDuplicate)
+    }
+
+    /// The next member's name as `name` makes it of the name's UTF-8 bytes (a decoder that knows
+    /// the names it expects need not make a `String` of each), or nil after the closing `}`.
+    public mutating func nextMember<Name>(
+        first: Bool, name: (UnsafeBufferPointer<UInt8>) -> Name, isDuplicate: (Name) -> Bool
+    ) throws(JSONParseError) -> Name? {
         skipWhitespace()
         if first {
             if current == UInt8(ascii: "}") {
@@ -246,10 +254,13 @@ public struct JSONReader: ~Copyable {
             }
         }
         guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-        let key = try string()
+        let key = try withStringBytes(name)
         if isDuplicate(key) {
+            // The name is read again as text for the message (it is still in the window).
             position = lastStringStart
-            throw error("duplicate member \"\(key)\"")
+            let text = try string()
+            position = lastStringStart
+            throw error("duplicate member \"\(text)\"")
         }
         skipWhitespace()
         guard current == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
@@ -419,7 +430,13 @@ public struct JSONReader: ~Copyable {
             position += 1
             return body(bytes)
         }
-        var utf8 = Array(UnsafeBufferPointer(start: base + start, count: position - start))
+        // A string with escapes is put together in `unescaped`, kept from string to string.
+        var utf8 = unescaped
+        unescaped = []
+        utf8.removeAll(keepingCapacity: true)
+        // (A huge one's buffer is let go rather than kept for the rest of the document.)
+        defer { if utf8.capacity <= 1 << 16 { unescaped = utf8 } }
+        utf8.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
@@ -435,7 +452,11 @@ public struct JSONReader: ~Copyable {
                 position += 1
                 let scalar = try escape()
                 if scalar.value >= 0x80 { highBits |= 0x80 }
-                utf8.append(contentsOf: UTF8.encode(scalar)!)
+                if scalar.isASCII {
+                    utf8.append(UInt8(scalar.value))
+                } else {
+                    utf8.append(contentsOf: UTF8.encode(scalar)!)
+                }
                 continue
             }
             // The plain bytes up to the next quote, backslash or control byte, in one piece.
@@ -444,6 +465,9 @@ public struct JSONReader: ~Copyable {
             utf8.append(contentsOf: UnsafeBufferPointer(start: base + run, count: position - run))
         }
     }
+
+    /// The bytes of the last string read that had escapes (its buffer is reused).
+    private var unescaped: [UInt8] = []
 
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), as `String(validating:)` decides, without making the string.

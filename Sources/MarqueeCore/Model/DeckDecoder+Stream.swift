@@ -195,7 +195,7 @@ extension DeckDecoder {
         while try reader.nextElement(index: cardIndex) {
             defer { cardIndex += 1 }
             let path = { "sections[\(sectionIndex)].cards[\(cardIndex)]" }
-            guard try card(&reader, path: path, into: &scratch) else { continue }
+            guard try card(&reader, path: path, into: &scratch, builder: builder) else { continue }
             if scratch.hasOtherFields, let name = scratch.others.template, name != CardTemplate.defaultName,
                 deck.templates[name] == nil
             {
@@ -207,7 +207,7 @@ extension DeckDecoder {
                     checks.templatesNamedEarly[name] = (path() + ".template", 1, checks.templatesNamedEarly.count)
                 }
             }
-            let idHash = scratch.id.withUnsafeBufferPointer { IDTable.hash($0) }
+            let idHash = scratch.idHash ?? scratch.id.withUnsafeBufferPointer { IDTable.hash($0) }
             var first: (section: Int, card: Int)?
             if let hashes = checks.earlierIDHashes, hashes.contains(idHash) {
                 first = firstUse(of: scratch.idString, in: deck, checks)
@@ -237,6 +237,8 @@ extension DeckDecoder {
     /// are. Kept from card to card so that its buffers are allocated once.
     private struct CardScratch {
         var id: [UInt8] = []
+        /// `IDTable.hash(id)`, when the id was read as a string.
+        var idHash: UInt32?
         var title: [UInt8] = []
         var body: [UInt8] = []
         /// The card's other fields (its id, title and body are not set here).
@@ -245,6 +247,7 @@ extension DeckDecoder {
 
         mutating func reset() {
             id.removeAll(keepingCapacity: true)
+            idHash = nil
             title.removeAll(keepingCapacity: true)
             body.removeAll(keepingCapacity: true)
             if hasOtherFields {
@@ -284,7 +287,8 @@ extension DeckDecoder {
     /// can be used. A string id, title or body is copied as bytes; other members are decoded as
     /// values and checked by `cardMember`, as a card given alone is.
     private mutating func card(
-        _ reader: inout JSONReader, path: () -> String, into scratch: inout CardScratch
+        _ reader: inout JSONReader, path: () -> String, into scratch: inout CardScratch,
+        builder: borrowing CardList.Builder
     ) throws(JSONParseError) -> Bool {
         scratch.reset()
         guard reader.peek() == UInt8(ascii: "{") else {
@@ -297,20 +301,22 @@ extension DeckDecoder {
         var seen: UInt32 = 0
         var unknown: [String] = []
         while let key = try reader.nextMember(
-            first: seen == 0 && unknown.isEmpty,
+            first: seen == 0 && unknown.isEmpty, name: Self.cardMemberName,
             isDuplicate: { key in
-                if let bit = Self.cardFields.firstIndex(of: key) { return seen & 1 << bit != 0 }
-                return unknown.contains(key)
+                if let unknownName = key.unknown { return unknown.contains(unknownName) }
+                return seen & 1 << key.field != 0
             })
         {
-            guard let bit = Self.cardFields.firstIndex(of: key) else {
+            if let name = key.unknown {
                 _ = try reader.value(depth: 5)
-                unknown.append(key)
+                unknown.append(name)
                 report(
-                    Self.join(path(), key),
+                    Self.join(path(), name),
                     "unknown field (known fields: \(Self.cardFields.sorted().joined(separator: ", ")))")
                 continue
             }
+            let bit = key.field
+            let key = Self.cardFields[bit]
             seen |= 1 << bit
             // `cardFields` starts with "id", "title" and "body".
             if bit < 3, reader.peek() == UInt8(ascii: "\"") {
@@ -327,6 +333,11 @@ extension DeckDecoder {
                         usable = false
                     } else {
                         hasID = true
+                        // The id's lookup comes after the card's other members: its memory is
+                        // asked for now.
+                        let hash = scratch.id.withUnsafeBufferPointer { IDTable.hash($0) }
+                        scratch.idHash = hash
+                        builder.prefetch(idHash: hash)
                     }
                 }
                 continue
@@ -342,4 +353,16 @@ extension DeckDecoder {
         }
         return true
     }
+
+    /// A card member's name: its index in `cardFields`, or the name itself when it is not one
+    /// (made as a `String` only then).
+    private static func cardMemberName(_ bytes: UnsafeBufferPointer<UInt8>) -> (field: Int, unknown: String?) {
+        for (index, name) in cardFieldBytes.enumerated()
+        where name.count == bytes.count && name.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+            return (index, nil)
+        }
+        return (-1, String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static let cardFieldBytes = cardFields.map { Array($0.utf8) }
 }
