@@ -61,6 +61,39 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         CardCoding.sizing(of: tree[position], in: text)
     }
 
+    /// A card as stored, for reading a whole list without making a `Card` of each (`check-deck`
+    /// checks a million): its id, title and body as UTF-8, valid only while the `forEachStored`
+    /// call that gives them runs, and the whole `Card` only when it has other fields.
+    public struct StoredCard {
+        public let id: UnsafeBufferPointer<UInt8>
+        public let title: UnsafeBufferPointer<UInt8>
+        public let body: UnsafeBufferPointer<UInt8>
+        /// The card, made when it has a colour, height, direction, template, fields or expiry;
+        /// nil when it is only an id, a title and a body.
+        public let card: Card?
+
+        public var idString: String { String(decoding: id, as: UTF8.self) }
+    }
+
+    /// Calls `body` with each card's position and stored form, in order.
+    public func forEachStored(_ body: (_ position: Int, _ card: StoredCard) -> Void) {
+        var records = tree.makeIterator()
+        var position = 0
+        while let record = records.next() {
+            text.withBytes(from: record.start) { bytes in
+                let parts = CardParts(bytes)
+                body(
+                    position,
+                    StoredCard(
+                        id: UnsafeBufferPointer(rebasing: bytes[parts.id]),
+                        title: UnsafeBufferPointer(rebasing: bytes[parts.title]),
+                        body: UnsafeBufferPointer(rebasing: bytes[parts.body]),
+                        card: parts.extra.isEmpty ? nil : CardCoding.card(record, in: text)))
+            }
+            position += 1
+        }
+    }
+
     /// Every card's own height and template name, in order (for laying out a whole deck).
     public func forEachSizing(_ body: (_ height: Double?, _ template: String?) -> Void) {
         var records = tree.makeIterator()
