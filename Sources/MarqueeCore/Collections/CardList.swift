@@ -200,6 +200,10 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
 
     func id(of handle: Handle) -> String { CardCoding.id(of: tree.element(handle), in: text) }
 
+    func withID<Result>(of handle: Handle, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        CardCoding.withID(of: tree.element(handle), in: text, body)
+    }
+
     func card(of handle: Handle) -> Card { CardCoding.card(tree.element(handle), in: text) }
 
     /// Whether two cards have the same bytes (the same id, texts and fields).
@@ -208,7 +212,7 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         let length = CardCoding.length(of: one, in: a.text)
         guard length == CardCoding.length(of: other, in: b.text) else { return false }
         return a.text.withBytes(at: one.start, count: length) { x in
-            b.text.withBytes(at: other.start, count: length) { y in x.elementsEqual(y) }
+            b.text.withBytes(at: other.start, count: length) { y in CardText.same(x, y) }
         }
     }
 

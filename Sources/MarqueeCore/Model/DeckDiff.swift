@@ -76,16 +76,26 @@ public struct DeckDiff: Equatable, Sendable {
         var newMatch: [Int32] = []
         newNodes.reserveCapacity(new.cardCount)
         newMatch.reserveCapacity(new.cardCount)
+        var newHashes: [UInt32] = []
+        newHashes.reserveCapacity(new.cardCount)
         for list in newLists {
             newBases.append(newNodes.count)
             list.forEachID { node, id in
                 newNodes.append(node)
-                newMatch.append(oldCards.index(ofID: id) ?? -1)
+                newHashes.append(IDTable.hash(id))
             }
         }
         newBases.append(newNodes.count)
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
         func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
+        for (j, list) in newLists.enumerated() {
+            for n in newRange(j) {
+                // The table's slot for a card a few places on is asked for now, so that the
+                // lookups do not each wait for memory (the table of a million ids is 16 MB).
+                if n + Self.lookAhead < newHashes.count { oldCards.prefetch(hash: newHashes[n + Self.lookAhead]) }
+                newMatch.append(list.withID(of: newNodes[n]) { oldCards.index(ofID: $0, hash: newHashes[n]) } ?? -1)
+            }
+        }
 
         // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
         // place (each weighs one more than the cards it keeps, so empty ones count too).
@@ -144,13 +154,17 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 3. New content for the cards that stay or move, before any moves: a moved card then
         // carries it, with the template it names (which only the new state may define).
-        for j in newSections.indices {
-            for n in newRange(j) where newMatch[n] >= 0 {
-                let g = Int(newMatch[n])
-                let oldList = oldLists[Int(oldCards.section[g])]
-                if !CardList.sameContent(oldList, oldCards.node[g], newLists[j], newNodes[n]) {
-                    steps.append(.updateCard(newLists[j].card(of: newNodes[n])))
-                    updated += 1
+        // (The lists are reached through a buffer: an array's subscript here copied the list,
+        // retaining its storage, for every card.)
+        oldLists.withUnsafeBufferPointer { oldLists in
+            for (j, newList) in newLists.enumerated() {
+                for n in newRange(j) where newMatch[n] >= 0 {
+                    let g = Int(newMatch[n])
+                    if !CardList.sameContent(oldLists[Int(oldCards.section[g])], oldCards.node[g], newList, newNodes[n])
+                    {
+                        steps.append(.updateCard(newList.card(of: newNodes[n])))
+                        updated += 1
+                    }
                 }
             }
         }
@@ -194,6 +208,10 @@ public struct DeckDiff: Equatable, Sendable {
             sectionsRetitled += 1
         }
     }
+
+    /// How many cards ahead an id table's slot is prefetched: far enough for the memory to come
+    /// while the cards in between are looked up.
+    static let lookAhead = 16
 
     /// Carries the steps out on `target`.
     public func apply<Target: DeckDiffTarget>(to target: inout Target) {
@@ -246,18 +264,30 @@ private struct OldCards {
         section.reserveCapacity(total)
         node.reserveCapacity(total)
         table.reserveCapacity(total)
+        var hashes: [UInt32] = []
+        hashes.reserveCapacity(total)
         for (k, cards) in lists.enumerated() {
             cards.forEachID { handle, id in
-                table.insert(Int32(node.count), hash: IDTable.hash(id))
+                hashes.append(IDTable.hash(id))
                 section.append(Int32(k))
                 node.append(handle)
             }
         }
+        // Inserted a pass later, with the slot of a card a few places on prefetched.
+        for g in hashes.indices {
+            if g + DeckDiff.lookAhead < hashes.count { table.prefetch(hash: hashes[g + DeckDiff.lookAhead]) }
+            table.insert(Int32(g), hash: hashes[g])
+        }
     }
 
-    /// The global index of the old card with this id.
-    func index(ofID id: UnsafeBufferPointer<UInt8>) -> Int32? {
-        table.find(hash: IDTable.hash(id)) { g in lists[Int(section[Int(g)])].id(of: node[Int(g)], equals: id) }
+    func prefetch(hash: UInt32) { table.prefetch(hash: hash) }
+
+    /// The global index of the old card with this id (whose `IDTable.hash` is `hash`).
+    func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32? {
+        // Through a buffer: an array's subscript copied the list (retaining its storage) each time.
+        lists.withUnsafeBufferPointer { lists in
+            table.find(hash: hash) { g in lists[Int(section[Int(g)])].id(of: node[Int(g)], equals: id) }
+        }
     }
 
     func id(_ g: Int) -> String { lists[Int(section[g])].id(of: node[g]) }
