@@ -190,6 +190,18 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         tree.forEachInOrder { handle, record in CardCoding.withID(of: record, in: text) { body(handle, $0) } }
     }
 
+    /// Calls `body` with each card's handle, where its bytes start in `storedText`, and its id
+    /// bytes, in order.
+    func forEachStart(_ body: (Handle, _ start: Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        tree.forEachInOrder { handle, record in
+            CardCoding.withID(of: record, in: text) { body(handle, record.start, $0) }
+        }
+    }
+
+    /// The list's bytes, for comparing many cards (`CardText.sameCard`) without going through
+    /// the list for each.
+    var storedText: CardText { text }
+
     func handle(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Handle? {
         ids.find(hash: hash) { CardCoding.id(of: tree.element($0), in: text, equals: id) }
     }
@@ -200,21 +212,7 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
 
     func id(of handle: Handle) -> String { CardCoding.id(of: tree.element(handle), in: text) }
 
-    func withID<Result>(of handle: Handle, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        CardCoding.withID(of: tree.element(handle), in: text, body)
-    }
-
     func card(of handle: Handle) -> Card { CardCoding.card(tree.element(handle), in: text) }
-
-    /// Whether two cards have the same bytes (the same id, texts and fields).
-    static func sameContent(_ a: CardList, _ first: Handle, _ b: CardList, _ second: Handle) -> Bool {
-        let (one, other) = (a.tree.element(first), b.tree.element(second))
-        let length = CardCoding.length(of: one, in: a.text)
-        guard length == CardCoding.length(of: other, in: b.text) else { return false }
-        return a.text.withBytes(at: one.start, count: length) { x in
-            b.text.withBytes(at: other.start, count: length) { y in CardText.same(x, y) }
-        }
-    }
 
     // MARK: Building
 

@@ -110,6 +110,23 @@ struct CardText: Sendable {
         return memcmp(x, y, a.count) == 0
     }
 
+    /// Whether the card whose bytes start at `start` in `a` has the same bytes (id, texts and
+    /// fields) as the one at `otherStart` in `b`.
+    static func sameCard(_ a: CardText, at start: Int, _ b: CardText, at otherStart: Int) -> Bool {
+        a.withBytes(from: start) { x in
+            b.withBytes(from: otherStart) { y in
+                let length = CardParts(x).length
+                return length == CardParts(y).length
+                    && same(UnsafeBufferPointer(rebasing: x[..<length]), UnsafeBufferPointer(rebasing: y[..<length]))
+            }
+        }
+    }
+
+    /// Calls `body` with the id bytes of the card whose bytes start at `start`.
+    func withID<Result>(ofCardAt start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withBytes(from: start) { bytes in body(UnsafeBufferPointer(rebasing: bytes[CardParts(bytes).id])) }
+    }
+
     /// Calls `body` with the bytes `start..<start + count`.
     func withBytes<Result>(at start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         chunks[start >> 32].withUnsafeBufferPointer { chunk in

@@ -78,10 +78,13 @@ public struct DeckDiff: Equatable, Sendable {
         newMatch.reserveCapacity(new.cardCount)
         var newHashes: [UInt32] = []
         newHashes.reserveCapacity(new.cardCount)
+        var newStarts: [Int] = []
+        newStarts.reserveCapacity(new.cardCount)
         for list in newLists {
             newBases.append(newNodes.count)
-            list.forEachID { node, id in
+            list.forEachStart { node, start, id in
                 newNodes.append(node)
+                newStarts.append(start)
                 newHashes.append(IDTable.hash(id))
             }
         }
@@ -89,11 +92,13 @@ public struct DeckDiff: Equatable, Sendable {
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
         func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
         for (j, list) in newLists.enumerated() {
+            let text = list.storedText
             for n in newRange(j) {
                 // The table's slot for a card a few places on is asked for now, so that the
                 // lookups do not each wait for memory (the table of a million ids is 16 MB).
                 if n + Self.lookAhead < newHashes.count { oldCards.prefetch(hash: newHashes[n + Self.lookAhead]) }
-                newMatch.append(list.withID(of: newNodes[n]) { oldCards.index(ofID: $0, hash: newHashes[n]) } ?? -1)
+                newMatch.append(
+                    text.withID(ofCardAt: newStarts[n]) { oldCards.index(ofID: $0, hash: newHashes[n]) } ?? -1)
             }
         }
 
@@ -154,14 +159,16 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 3. New content for the cards that stay or move, before any moves: a moved card then
         // carries it, with the template it names (which only the new state may define).
-        // (The lists are reached through a buffer: an array's subscript here copied the list,
-        // retaining its storage, for every card.)
-        oldLists.withUnsafeBufferPointer { oldLists in
+        // (Compared through the lists' texts and where each card starts, taken out once: going
+        // through the lists copied a list, retaining its storage, twice for every card.)
+        let oldTexts = oldLists.map(\.storedText)
+        oldTexts.withUnsafeBufferPointer { oldTexts in
             for (j, newList) in newLists.enumerated() {
+                let newText = newList.storedText
                 for n in newRange(j) where newMatch[n] >= 0 {
                     let g = Int(newMatch[n])
-                    if !CardList.sameContent(oldLists[Int(oldCards.section[g])], oldCards.node[g], newList, newNodes[n])
-                    {
+                    let oldText = oldTexts.baseAddress! + Int(oldCards.section[g])
+                    if !CardText.sameCard(oldText.pointee, at: oldCards.start[g], newText, at: newStarts[n]) {
                         steps.append(.updateCard(newList.card(of: newNodes[n])))
                         updated += 1
                     }
@@ -249,28 +256,34 @@ public struct DeckDiff: Equatable, Sendable {
 }
 
 /// The old deck's cards in order, each by global index: its section and its node, and a table
-/// from id to index (4 + 4 + 8 bytes a card, where a `[String: place]` map took about 40).
+/// from id to index (4 + 4 + 8 + 8 bytes a card, where a `[String: place]` map took about 40).
 private struct OldCards {
     var section: [Int32] = []
     var node: [CardList.Handle] = []
+    /// Where each card's bytes start in its list's `storedText`.
+    var start: [Int] = []
     private var table = IDTable()
     private let lists: [CardList]
+    private let texts: [CardText]
 
     var count: Int { node.count }
 
     init(_ lists: [CardList]) {
         self.lists = lists
+        texts = lists.map(\.storedText)
         let total = lists.reduce(0) { $0 + $1.count }
         section.reserveCapacity(total)
         node.reserveCapacity(total)
+        start.reserveCapacity(total)
         table.reserveCapacity(total)
         var hashes: [UInt32] = []
         hashes.reserveCapacity(total)
         for (k, cards) in lists.enumerated() {
-            cards.forEachID { handle, id in
+            cards.forEachStart { handle, cardStart, id in
                 hashes.append(IDTable.hash(id))
                 section.append(Int32(k))
                 node.append(handle)
+                start.append(cardStart)
             }
         }
         // Inserted a pass later, with the slot of a card a few places on prefetched.
@@ -284,9 +297,14 @@ private struct OldCards {
 
     /// The global index of the old card with this id (whose `IDTable.hash` is `hash`).
     func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32? {
-        // Through a buffer: an array's subscript copied the list (retaining its storage) each time.
-        lists.withUnsafeBufferPointer { lists in
-            table.find(hash: hash) { g in lists[Int(section[Int(g)])].id(of: node[Int(g)], equals: id) }
+        // Through the texts and a pointer's `pointee`: going through the lists copied one
+        // (retaining its storage) each time.
+        texts.withUnsafeBufferPointer { texts in
+            table.find(hash: hash) { g in
+                (texts.baseAddress! + Int(section[Int(g)])).pointee.withID(ofCardAt: start[Int(g)]) {
+                    CardText.same($0, id)
+                }
+            }
         }
     }
 
