@@ -202,6 +202,13 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
     /// the list for each.
     var storedText: CardText { text }
 
+    /// The list's id table and tree, for looking many ids up without going through the list.
+    var storedIDs: IDTable { ids }
+    var storedTree: ImplicitTreap<CardRecord> { tree }
+
+    /// Every card's handle is below this.
+    var handleBound: Int { tree.handleBound }
+
     func handle(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Handle? {
         ids.find(hash: hash) { CardCoding.id(of: tree.element($0), in: text, equals: id) }
     }

@@ -262,7 +262,14 @@ private struct OldCards {
     var node: [CardList.Handle] = []
     /// Where each card's bytes start in its list's `storedText`.
     var start: [Int] = []
+    /// Every old id's index, for a deck of several sections.
     private var table = IDTable()
+    /// For a deck of one section (what a big feed usually is), its list's own id table, with the
+    /// index of the card at each handle (4 bytes a card, where a table of its own took 16 and
+    /// hashing every old id again).
+    private var listIDs: IDTable?
+    private var listTree: ImplicitTreap<CardRecord>?
+    private var indexOfHandle: [Int32] = []
     private let lists: [CardList]
     private let texts: [CardText]
 
@@ -275,6 +282,18 @@ private struct OldCards {
         section.reserveCapacity(total)
         node.reserveCapacity(total)
         start.reserveCapacity(total)
+        if lists.count == 1, let cards = lists.first {
+            listIDs = cards.storedIDs
+            listTree = cards.storedTree
+            indexOfHandle = [Int32](repeating: -1, count: cards.handleBound)
+            cards.forEachStart { handle, cardStart, _ in
+                indexOfHandle[Int(handle)] = Int32(node.count)
+                section.append(0)
+                node.append(handle)
+                start.append(cardStart)
+            }
+            return
+        }
         table.reserveCapacity(total)
         var hashes: [UInt32] = []
         hashes.reserveCapacity(total)
@@ -293,13 +312,21 @@ private struct OldCards {
         }
     }
 
-    func prefetch(hash: UInt32) { table.prefetch(hash: hash) }
+    func prefetch(hash: UInt32) {
+        if let listIDs { listIDs.prefetch(hash: hash) } else { table.prefetch(hash: hash) }
+    }
 
     /// The global index of the old card with this id (whose `IDTable.hash` is `hash`).
     func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32? {
+        if let listIDs, let listTree, let text = texts.first {
+            let handle = listIDs.find(hash: hash) { handle in
+                text.withID(ofCardAt: listTree.element(handle).start) { CardText.same($0, id) }
+            }
+            return handle.map { indexOfHandle[Int($0)] }
+        }
         // Through the texts and a pointer's `pointee`: going through the lists copied one
         // (retaining its storage) each time.
-        texts.withUnsafeBufferPointer { texts in
+        return texts.withUnsafeBufferPointer { texts in
             table.find(hash: hash) { g in
                 (texts.baseAddress! + Int(section[Int(g)])).pointee.withID(ofCardAt: start[Int(g)]) {
                     CardText.same($0, id)
