@@ -282,7 +282,7 @@ public final class Session {
         // last frame was requested; its event must be read then, not when the next frame is).
         if let fd = link.pollDescriptor { watch(fd, POLLIN, .link) }
         if SystemCall.poll(&descriptors, timeoutMilliseconds: timeout) < 0 {
-            throw RuntimeError("poll failed: \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "poll failed")
         }
         let signalled = descriptors[0].revents != 0 ? handleSignals() : false
         var listenerReadable = false
@@ -383,7 +383,7 @@ public final class Session {
         do {
             return try link.dispatch()
         } catch {
-            throw RuntimeError("display link failed: \(error)")
+            throw RuntimeError("display link failed: \(error)", display: error as? DisplayError)
         }
     }
 
