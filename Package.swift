@@ -40,8 +40,10 @@ let package = Package(
         systemLibrary("CMosquitto", pkgConfig: "libmosquitto", apt: "libmosquitto-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        // The processor's prefetch hint (one inline function; no library to link).
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
-        .target(name: "MarqueeCore"),
+        .target(name: "MarqueeCore", dependencies: ["CPrefetch"]),
         .target(
             name: "MarqueeRender",
             dependencies: [

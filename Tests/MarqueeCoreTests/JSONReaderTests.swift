@@ -110,4 +110,43 @@ final class JSONReaderTests: XCTestCase {
             }
         }
     }
+
+    /// A string's bytes are checked as UTF-8 without making the `String` (card texts go straight
+    /// into their stored bytes): the check accepts and refuses exactly what the standard
+    /// library's does, on every short sequence around the edges of the encoding and on random
+    /// bytes.
+    func testStringBytesAreCheckedAsTheStandardLibraryChecksThem() {
+        var sequences: [[UInt8]] = []
+        let edges: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        for a in edges {
+            for b in edges {
+                sequences.append([a, b])
+                for c in edges { sequences.append([a, b, c, 0x80]) }
+            }
+        }
+        var seed: UInt64 = 17
+        for _ in 0..<2000 {
+            let count = Int(seed % 12)
+            sequences.append(
+                (0..<count).map { _ in
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(truncatingIfNeeded: seed >> 56)
+                })
+        }
+        for bytes in sequences {
+            // Control bytes, quotes and backslashes are JSON's own business: kept out.
+            let text = bytes.filter { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }
+            let expected = String(validating: text, as: UTF8.self)
+            let document = [0x22] + text + [0x22]
+            let parsed = Result { () throws(JSONParseError) in try JSONParser.parse(document) }
+            switch (expected, parsed) {
+            case (let string?, .success(let value)): XCTAssertEqual(value, .string(string), "\(text)")
+            case (nil, .failure(let error)): XCTAssertEqual(error.message, "invalid UTF-8 in a string", "\(text)")
+            default: XCTFail("\(text): the standard library says \(String(describing: expected)), the reader \(parsed)")
+            }
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// How a `CardList` keeps its cards compactly (docs/architecture.md, "Compact card storage"): a
 /// card is an 8-byte record in the list's tree pointing at its bytes in `CardText`: the lengths
 /// of its id, title, body and other fields (LEB128, a byte each for short texts), then its id,
@@ -100,6 +102,31 @@ struct CardText: Sendable {
         }
     }
 
+    /// Whether two runs of bytes are equal: `memcmp`, where `elementsEqual` compares a byte at a
+    /// time (comparing every card of two decks for `apply` spent most of its time there).
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return memcmp(x, y, a.count) == 0
+    }
+
+    /// Whether the card whose bytes start at `start` in `a` has the same bytes (id, texts and
+    /// fields) as the one at `otherStart` in `b`.
+    static func sameCard(_ a: CardText, at start: Int, _ b: CardText, at otherStart: Int) -> Bool {
+        a.withBytes(from: start) { x in
+            b.withBytes(from: otherStart) { y in
+                let length = CardParts(x).length
+                return length == CardParts(y).length
+                    && same(UnsafeBufferPointer(rebasing: x[..<length]), UnsafeBufferPointer(rebasing: y[..<length]))
+            }
+        }
+    }
+
+    /// Calls `body` with the id bytes of the card whose bytes start at `start`.
+    func withID<Result>(ofCardAt start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withBytes(from: start) { bytes in body(UnsafeBufferPointer(rebasing: bytes[CardParts(bytes).id])) }
+    }
+
     /// Calls `body` with the bytes `start..<start + count`.
     func withBytes<Result>(at start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         chunks[start >> 32].withUnsafeBufferPointer { chunk in
@@ -122,8 +149,26 @@ enum CardCoding {
 
     /// Appends `card` to `text` and returns its record and the number of bytes it took.
     static func store(_ card: Card, in text: inout CardText) -> (record: CardRecord, length: Int) {
+        var (id, title, body) = (card.id, card.title, card.body)
         let extra = extraBytes(card)
-        let lengths = (card.id.utf8.count, card.title.utf8.count, card.body.utf8.count, extra.count)
+        return id.withUTF8 { id in
+            title.withUTF8 { title in
+                body.withUTF8 { body in
+                    extra.withUnsafeBufferPointer { extra in
+                        store(id: id, title: title, body: body, extra: extra, in: &text)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends a card given as its id, title and body (UTF-8) and the bytes `extraBytes` makes
+    /// of its other fields (decoding writes a card's texts here without making its strings).
+    static func store(
+        id: UnsafeBufferPointer<UInt8>, title: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>,
+        extra: UnsafeBufferPointer<UInt8>, in text: inout CardText
+    ) -> (record: CardRecord, length: Int) {
+        let lengths = (id.count, title.count, body.count, extra.count)
         let header =
             CardParts.bytes(of: lengths.0) + CardParts.bytes(of: lengths.1) + CardParts.bytes(of: lengths.2)
             + CardParts.bytes(of: lengths.3)
@@ -133,18 +178,12 @@ enum CardCoding {
             CardParts.appendLength(lengths.1, to: &bytes)
             CardParts.appendLength(lengths.2, to: &bytes)
             CardParts.appendLength(lengths.3, to: &bytes)
-            appendUTF8(card.id, to: &bytes)
-            appendUTF8(card.title, to: &bytes)
-            appendUTF8(card.body, to: &bytes)
+            bytes.append(contentsOf: id)
+            bytes.append(contentsOf: title)
+            bytes.append(contentsOf: body)
             bytes.append(contentsOf: extra)
         }
         return (CardRecord(start: start), length)
-    }
-
-    /// A string's bytes in one copy (appending a `UTF8View` goes a byte at a time).
-    private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// The card a record stands for.
@@ -169,7 +208,7 @@ enum CardCoding {
     static func id(of record: CardRecord, in text: CardText, equals id: UnsafeBufferPointer<UInt8>) -> Bool {
         text.withBytes(from: record.start) { bytes in
             let range = CardParts(bytes).id
-            return range.count == id.count && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(id)
+            return range.count == id.count && CardText.same(UnsafeBufferPointer(rebasing: bytes[range]), id)
         }
     }
 
@@ -198,7 +237,8 @@ enum CardCoding {
 
     // MARK: The rarely set fields
 
-    private static func extraBytes(_ card: Card) -> [UInt8] {
+    /// The bytes of the card's rarely set fields (none for most cards).
+    static func extraBytes(_ card: Card) -> [UInt8] {
         // Most cards have none: no array is made for them.
         guard
             card.color != nil || card.accent != nil || card.height != nil || card.direction != nil

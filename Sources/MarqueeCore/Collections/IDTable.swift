@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Where each card of a `CardList` is, by id: an open-addressing hash table whose slots hold a
 /// tree node handle and 32 bits of its id's hash (8 bytes a slot); the ids themselves are the
 /// list's own bytes. A lookup compares ids only where the 32 bits match, so a miss (every new id
@@ -43,6 +45,15 @@ struct IDTable: Sendable {
             }
             index = (index + 1) & mask
         }
+    }
+
+    /// Asks for the slot where a lookup of `hash` starts to be brought into the cache: decoding
+    /// does so when it has read a card's id and looks the id up after reading the card's other
+    /// members, so that waiting for memory (the table of a million ids is 16 MB, each lookup a
+    /// miss) overlaps that work.
+    func prefetch(hash: UInt32) {
+        guard !slots.isEmpty else { return }
+        slots.withUnsafeBufferPointer { marquee_prefetch($0.baseAddress! + Self.start(hash, $0.count - 1)) }
     }
 
     /// Adds `handle`, whose id hashes to `hash` and is not in the table.

@@ -98,6 +98,9 @@ struct ImplicitTreap<Element: TreapElement>: Sendable {
     // MARK: Queries
 
     var count: Int { count(root) }
+
+    /// Every handle in use is below this (for tables indexed by handle).
+    var handleBound: Int { nodes.count }
     var isEmpty: Bool { root == Self.none }
     /// Sums over every element.
     var totals: Element.Summary { summary(root) }

@@ -76,16 +76,31 @@ public struct DeckDiff: Equatable, Sendable {
         var newMatch: [Int32] = []
         newNodes.reserveCapacity(new.cardCount)
         newMatch.reserveCapacity(new.cardCount)
+        var newHashes: [UInt32] = []
+        newHashes.reserveCapacity(new.cardCount)
+        var newStarts: [Int] = []
+        newStarts.reserveCapacity(new.cardCount)
         for list in newLists {
             newBases.append(newNodes.count)
-            list.forEachID { node, id in
+            list.forEachStart { node, start, id in
                 newNodes.append(node)
-                newMatch.append(oldCards.index(ofID: id) ?? -1)
+                newStarts.append(start)
+                newHashes.append(IDTable.hash(id))
             }
         }
         newBases.append(newNodes.count)
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
         func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
+        for (j, list) in newLists.enumerated() {
+            let text = list.storedText
+            for n in newRange(j) {
+                // The table's slot for a card a few places on is asked for now, so that the
+                // lookups do not each wait for memory (the table of a million ids is 16 MB).
+                if n + Self.lookAhead < newHashes.count { oldCards.prefetch(hash: newHashes[n + Self.lookAhead]) }
+                newMatch.append(
+                    text.withID(ofCardAt: newStarts[n]) { oldCards.index(ofID: $0, hash: newHashes[n]) } ?? -1)
+            }
+        }
 
         // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
         // place (each weighs one more than the cards it keeps, so empty ones count too).
@@ -144,13 +159,19 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 3. New content for the cards that stay or move, before any moves: a moved card then
         // carries it, with the template it names (which only the new state may define).
-        for j in newSections.indices {
-            for n in newRange(j) where newMatch[n] >= 0 {
-                let g = Int(newMatch[n])
-                let oldList = oldLists[Int(oldCards.section[g])]
-                if !CardList.sameContent(oldList, oldCards.node[g], newLists[j], newNodes[n]) {
-                    steps.append(.updateCard(newLists[j].card(of: newNodes[n])))
-                    updated += 1
+        // (Compared through the lists' texts and where each card starts, taken out once: going
+        // through the lists copied a list, retaining its storage, twice for every card.)
+        let oldTexts = oldLists.map(\.storedText)
+        oldTexts.withUnsafeBufferPointer { oldTexts in
+            for (j, newList) in newLists.enumerated() {
+                let newText = newList.storedText
+                for n in newRange(j) where newMatch[n] >= 0 {
+                    let g = Int(newMatch[n])
+                    let oldText = oldTexts.baseAddress! + Int(oldCards.section[g])
+                    if !CardText.sameCard(oldText.pointee, at: oldCards.start[g], newText, at: newStarts[n]) {
+                        steps.append(.updateCard(newList.card(of: newNodes[n])))
+                        updated += 1
+                    }
                 }
             }
         }
@@ -195,6 +216,10 @@ public struct DeckDiff: Equatable, Sendable {
         }
     }
 
+    /// How many cards ahead an id table's slot is prefetched: far enough for the memory to come
+    /// while the cards in between are looked up.
+    static let lookAhead = 16
+
     /// Carries the steps out on `target`.
     public func apply<Target: DeckDiffTarget>(to target: inout Target) {
         for step in steps { target.perform(step) }
@@ -231,33 +256,83 @@ public struct DeckDiff: Equatable, Sendable {
 }
 
 /// The old deck's cards in order, each by global index: its section and its node, and a table
-/// from id to index (4 + 4 + 8 bytes a card, where a `[String: place]` map took about 40).
+/// from id to index (4 + 4 + 8 + 8 bytes a card, where a `[String: place]` map took about 40).
 private struct OldCards {
     var section: [Int32] = []
     var node: [CardList.Handle] = []
+    /// Where each card's bytes start in its list's `storedText`.
+    var start: [Int] = []
+    /// Every old id's index, for a deck of several sections.
     private var table = IDTable()
+    /// For a deck of one section (what a big feed usually is), its list's own id table, with the
+    /// index of the card at each handle (4 bytes a card, where a table of its own took 16 and
+    /// hashing every old id again).
+    private var listIDs: IDTable?
+    private var listTree: ImplicitTreap<CardRecord>?
+    private var indexOfHandle: [Int32] = []
     private let lists: [CardList]
+    private let texts: [CardText]
 
     var count: Int { node.count }
 
     init(_ lists: [CardList]) {
         self.lists = lists
+        texts = lists.map(\.storedText)
         let total = lists.reduce(0) { $0 + $1.count }
         section.reserveCapacity(total)
         node.reserveCapacity(total)
+        start.reserveCapacity(total)
+        if lists.count == 1, let cards = lists.first {
+            listIDs = cards.storedIDs
+            listTree = cards.storedTree
+            indexOfHandle = [Int32](repeating: -1, count: cards.handleBound)
+            cards.forEachStart { handle, cardStart, _ in
+                indexOfHandle[Int(handle)] = Int32(node.count)
+                section.append(0)
+                node.append(handle)
+                start.append(cardStart)
+            }
+            return
+        }
         table.reserveCapacity(total)
+        var hashes: [UInt32] = []
+        hashes.reserveCapacity(total)
         for (k, cards) in lists.enumerated() {
-            cards.forEachID { handle, id in
-                table.insert(Int32(node.count), hash: IDTable.hash(id))
+            cards.forEachStart { handle, cardStart, id in
+                hashes.append(IDTable.hash(id))
                 section.append(Int32(k))
                 node.append(handle)
+                start.append(cardStart)
             }
+        }
+        // Inserted a pass later, with the slot of a card a few places on prefetched.
+        for g in hashes.indices {
+            if g + DeckDiff.lookAhead < hashes.count { table.prefetch(hash: hashes[g + DeckDiff.lookAhead]) }
+            table.insert(Int32(g), hash: hashes[g])
         }
     }
 
-    /// The global index of the old card with this id.
-    func index(ofID id: UnsafeBufferPointer<UInt8>) -> Int32? {
-        table.find(hash: IDTable.hash(id)) { g in lists[Int(section[Int(g)])].id(of: node[Int(g)], equals: id) }
+    func prefetch(hash: UInt32) {
+        if let listIDs { listIDs.prefetch(hash: hash) } else { table.prefetch(hash: hash) }
+    }
+
+    /// The global index of the old card with this id (whose `IDTable.hash` is `hash`).
+    func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32? {
+        if let listIDs, let listTree, let text = texts.first {
+            let handle = listIDs.find(hash: hash) { handle in
+                text.withID(ofCardAt: listTree.element(handle).start) { CardText.same($0, id) }
+            }
+            return handle.map { indexOfHandle[Int($0)] }
+        }
+        // Through the texts and a pointer's `pointee`: going through the lists copied one
+        // (retaining its storage) each time.
+        return texts.withUnsafeBufferPointer { texts in
+            table.find(hash: hash) { g in
+                (texts.baseAddress! + Int(section[Int(g)])).pointee.withID(ofCardAt: start[Int(g)]) {
+                    CardText.same($0, id)
+                }
+            }
+        }
     }
 
     func id(_ g: Int) -> String { lists[Int(section[g])].id(of: node[g]) }
