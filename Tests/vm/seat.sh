@@ -44,6 +44,8 @@ seat_vt_switch() {
     env HOME=$SEAT_DIR MARQUEE_SNAPSHOT_WRITEBACK=1 /tests/vmhelper as-user 1000 1000 $M run --seat --backend drm --mode 640x480 --exit-on-eof \
         --trace $SEAT_DIR/trace.jsonl <$SEAT_DIR/in >$OUT/$name.out 2>$OUT/$name.log &
     pid=$!
+    # A marquee that died must make this test fail, not kill the suite with SIGPIPE on a write.
+    trap '' PIPE
     exec 8>$SEAT_DIR/in
     echo 'scroll-to 40 duration=10' >&8
     wait_lines $SEAT_DIR/trace.jsonl 20
@@ -62,6 +64,7 @@ seat_vt_switch() {
     printf 'wait idle\nsnapshot %s/after.png\n' $SEAT_DIR >&8
     sleep 10
     exec 8>&-
+    trap - PIPE
     wait $pid
     rc=$?
     kill $seatd_pid; wait $seatd_pid 2>/dev/null

@@ -40,4 +40,14 @@ extension DRMBackend: DisplaySeat {
         }
         return changes
     }
+
+    /// seatd drops Marquee's DRM master before it sends the `disable` (logind likewise may), so a
+    /// flip in that moment fails with EACCES. Not an error: the frames stop here, and the
+    /// `disable` that follows is acknowledged as usual.
+    func seatTookTheDevice() {
+        link.pause()
+        log(
+            "drm: the seat manager took \(device.path) away (a switch to another virtual terminal); no frames until it gives it back"
+        )
+    }
 }

@@ -257,6 +257,7 @@ public final class DRMBackend: DisplayBackend {
         let result = modesetter.flip(
             to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
         if case .failure(let code) = result {
+            if seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
             throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
         }
         link.flipQueued()
