@@ -89,8 +89,53 @@ seat_vt_switch() {
     else fail $name "$summary"; fi
 }
 
+# --seat with --wait-for-display and the connector forced off: a VT switch while Marquee waits is
+# answered (chvt returns; seatd would otherwise wait for the acknowledgement until a display came),
+# and once the display comes the deck is shown.
+seat_wait_for_display() {
+    name=drm-seat-wait-for-display
+    status=$(ls /sys/class/drm/card*-Virtual-1/status | head -n 1)
+    rm -f $SEAT_DIR/* && mkfifo $SEAT_DIR/in && chown 1000:1000 $SEAT_DIR/in
+    seatd -g kiosk -l info >$OUT/$name.seatd.log 2>&1 &
+    seatd_pid=$!
+    i=0
+    while [ $i -lt 100 ] && [ ! -S /run/seatd.sock ]; do sleep 0.1; i=$((i + 1)); done
+    echo off >$status
+    trap '' PIPE
+    env HOME=$SEAT_DIR /tests/vmhelper as-user 1000 1000 $M run --seat --backend drm --wait-for-display \
+        --exit-on-eof --trace $SEAT_DIR/trace.jsonl <$SEAT_DIR/in >$OUT/$name.out 2>$OUT/$name.log &
+    pid=$!
+    exec 8>$SEAT_DIR/in
+    sleep 4
+    timeout 10 chvt 2
+    away_rc=$?
+    sleep 1
+    timeout 10 chvt 1
+    back_rc=$?
+    sleep 1
+    echo detect >$status
+    printf 'scroll-to 5 duration=0.3\nwait idle\n' >&8
+    sleep 6
+    exec 8>&-
+    trap - PIPE
+    wait $pid
+    rc=$?
+    kill $seatd_pid; wait $seatd_pid 2>/dev/null
+    cp $SEAT_DIR/trace.jsonl $OUT/$name.jsonl 2>/dev/null
+    show $OUT/$name.log
+    frames=$(cat $SEAT_DIR/trace.jsonl 2>/dev/null | wc -l)
+    if [ $away_rc -ne 0 ]; then fail $name "chvt 2 while waiting for a display: exit $away_rc (the switch was not answered)"
+    elif [ $back_rc -ne 0 ]; then fail $name "chvt 1: exit $back_rc"
+    elif [ $rc -ne 0 ]; then fail $name "marquee exited $rc: $(tail -n 1 $OUT/$name.log)"
+    elif ! grep -q 'waiting for a display' $OUT/$name.log; then fail $name "the log does not say it waits"
+    elif ! grep -q '"event":"scroll-finished"' $OUT/$name.out; then fail $name "the scroll did not finish"
+    elif [ "$frames" -lt 5 ]; then fail $name "only $frames frames"
+    else pass $name "chvt 2 and 1 answered while waiting; then $frames frames and the scroll finished"; fi
+}
+
 if ! command -v seatd >/dev/null; then fail seat "no seatd in the guest"
 else
     seat_control
     seat_vt_switch
+    seat_wait_for_display
 fi

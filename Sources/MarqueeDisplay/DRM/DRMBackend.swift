@@ -162,7 +162,7 @@ public final class DRMBackend: DisplayBackend {
     ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         if let path = options.devicePath {
             let device = try DRMDevice.open(path, seat: seat)
-            return try waitForOutput(on: device, options, log: log)
+            return try waitForOutput(on: device, options, seat: seat, log: log)
         }
         let paths = DRMDevice.cardPaths()
         guard !paths.isEmpty else {
@@ -187,7 +187,7 @@ public final class DRMBackend: DisplayBackend {
                 guard let device = try? DRMDevice.open(path, seat: seat), (try? DRMResources(device)) != nil else {
                     continue
                 }
-                return try waitForOutput(on: device, options, log: log)
+                return try waitForOutput(on: device, options, seat: seat, log: log)
             }
         }
         // One card: its own message says it best. Several: the one that got furthest (a mode or
@@ -203,7 +203,7 @@ public final class DRMBackend: DisplayBackend {
     /// The output on `device`; with `--wait-for-display`, sleeps in `poll()` on the card's
     /// uevents until a display is connected (no timeout, no wake-up meanwhile).
     private static func waitForOutput(
-        on device: DRMDevice, _ options: DRMOptions, log: (String) -> Void
+        on device: DRMDevice, _ options: DRMOptions, seat: Seat?, log: (String) -> Void
     ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         // Watching starts before the first probe, so a display plugged in between is not missed.
         let monitor = monitor(for: device, log: log)
@@ -221,9 +221,13 @@ public final class DRMBackend: DisplayBackend {
                     log("drm: waiting for a display on \(device.path) (its connectors: \(resources.connectorList))")
                     logged = true
                 }
-                var descriptor = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
-                _ = SystemCall.run { poll(&descriptor, 1, -1) }
+                var descriptors = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
+                // With --seat, a VT switch meanwhile is answered (nothing is shown yet), or the
+                // switch would hang until a display came.
+                if let seat { descriptors.append(pollfd(fd: seat.fd, events: Int16(POLLIN), revents: 0)) }
+                _ = SystemCall.run { poll(&descriptors, nfds_t(descriptors.count), -1) }
                 _ = monitor.takeCardChanges()
+                if let seat, descriptors.count > 1, descriptors[1].revents != 0 { try seat.settleBeforeUse(log: log) }
             }
         }
     }

@@ -136,6 +136,14 @@ final class Seat {
 
     func closeDevice(_ id: Int32) { _ = library.closeDevice(handle, id) }
 
+    /// Before the device is used (while `--wait-for-display` waits): a switch away is acknowledged
+    /// at once, and the seat waited for again, so the backend starts on an active seat.
+    func settleBeforeUse(log: (String) -> Void) throws(DisplayError) {
+        let events = try takeEvents()
+        for event in events where event == .disabled { try acknowledgeDisable() }
+        if events.last == .disabled { try waitUntilEnabled(log: log) }
+    }
+
     private func waitUntilEnabled(log: (String) -> Void) throws(DisplayError) {
         var logged = false
         while true {
