@@ -213,7 +213,7 @@ public final class Session {
 
     /// What a polled descriptor stands for.
     private enum Watched {
-        case listener, loader, link, watcher, images, hotplug
+        case listener, loader, link, watcher, images, hotplug, seat
         /// A source's input (and, for a client, its output on the same socket).
         case source(CommandSource)
         /// Standard output, when it is not the input's descriptor.
@@ -263,6 +263,7 @@ public final class Session {
         if let watcher { watch(watcher.fd, POLLIN, .watcher) }
         watch(images.wakeUpDescriptor, POLLIN, .images)
         if let fd = hotplugDescriptor { watch(fd, POLLIN, .hotplug) }
+        if let fd = seatDescriptor { watch(fd, POLLIN, .seat) }
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
             // output's reader lags far behind): its writer is then pushed back by the pipe or
@@ -294,6 +295,7 @@ public final class Session {
             case .watcher: if watcher?.takeChanges() == true { deckFileChanged() }
             case .images: takeImageChanges()
             case .hotplug: takeDisplayChanges()
+            case .seat: try takeSeatChanges()
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()
             case .source(let source):

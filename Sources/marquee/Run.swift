@@ -95,6 +95,12 @@ struct Run: ParsableCommand {
     )
     var waitForDisplay = false
 
+    @Flag(
+        help:
+            "DRM: open the device through libseat (seatd or logind), so Marquee runs as an ordinary user without the video group; a switch to another virtual terminal pauses the display and the switch back shows it again. Needs libseat1 and a running seatd (or a logind session)."
+    )
+    var seat = false
+
     @Option(help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
     var size: String?
 
@@ -197,7 +203,7 @@ struct Run: ParsableCommand {
         if backend == .software || backend == .fbdev {
             let drmOnly = [
                 ("--connector", connector != nil), ("--mode", mode != nil), ("--no-atomic", noAtomic),
-                ("--wait-for-display", waitForDisplay),
+                ("--wait-for-display", waitForDisplay), ("--seat", seat),
             ]
             if let (flag, _) = drmOnly.first(where: { $0.1 }) {
                 throw ValidationError(
@@ -212,7 +218,7 @@ struct Run: ParsableCommand {
             let panelOnly = [
                 ("--device", device != nil), ("--connector", connector != nil), ("--mode", mode != nil),
                 ("--no-atomic", noAtomic), ("--rotate", (rotate ?? 0) != 0), ("--refresh", refresh != nil),
-                ("--wait-for-display", waitForDisplay),
+                ("--wait-for-display", waitForDisplay), ("--seat", seat),
                 ("--realtime", realtime),
             ]
             if let (flag, _) = panelOnly.first(where: { $0.1 }) {
@@ -252,6 +258,7 @@ struct Run: ParsableCommand {
         options.rotation = rotate.flatMap(Rotation.init(rawValue:)) ?? .none
         options.rotationIsExplicit = rotate != nil
         options.waitForDisplay = waitForDisplay
+        options.seat = seat
         let environment = ProcessInfoEnvironment.self
         options.forceLegacyModesetting = noAtomic || environment.isSet("MARQUEE_DRM_NO_ATOMIC")
         options.writebackSnapshots = environment.isSet("MARQUEE_SNAPSHOT_WRITEBACK")

@@ -78,7 +78,7 @@ extension DRMBackend: DisplayHotplug {
             }
             output = target
             self.modesetter = modesetter
-            if isPoweredOn {
+            if isPoweredOn && isSeatActive {
                 try modesetter.setMode(framebuffer: buffers[front].framebufferID)
             }
         } catch {
@@ -86,7 +86,7 @@ extension DRMBackend: DisplayHotplug {
             return nil
         }
         isConnected = true
-        if isPoweredOn {
+        if isPoweredOn && isSeatActive {
             link.resume(crtcIndex: target.crtcIndex, pacing: Self.pacing(for: target.mode, options))
         }
         log("drm: \(target.connector.name) connected; \(target.mode.description), CRTC \(target.crtcID)")

@@ -19,6 +19,8 @@ public struct DRMOptions: Sendable {
     public var writebackSnapshots = false
     /// `--wait-for-display`: with no display connected, wait for one instead of failing.
     public var waitForDisplay = false
+    /// `--seat`: open the device through libseat (seatd or logind) instead of directly.
+    public var seat = false
 
     public init() {}
 }
@@ -57,17 +59,24 @@ public final class DRMBackend: DisplayBackend {
     var front = 0
     /// False after `display off`: no frame is flipped until `display on`.
     var isPoweredOn = true
+    /// With `--seat`: the seat the device came from (nil: opened directly).
+    let seat: Seat?
+    /// Whether the seat is Marquee's now; always true without one.
+    var seatPlan = SeatPlan()
+    var isSeatActive: Bool { seatPlan.isActive }
     /// False while the connector has no display (it was unplugged, or the TV switched off).
     var isConnected = true
-    /// Frames are flipped only while the display is on and connected.
-    var isShowing: Bool { isPoweredOn && isConnected }
+    /// Frames are flipped only while the display is on and connected (and the seat is Marquee's).
+    var isShowing: Bool { isPoweredOn && isConnected && isSeatActive }
     private var restored = false
     var hasPresented = false
 
     public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log
         self.options = options
-        let (device, resources, output, monitor) = try Self.open(options, log: log)
+        let seat = options.seat ? try Seat.open(log: log) : nil
+        let (device, resources, output, monitor) = try Self.open(options, seat: seat, log: log)
+        self.seat = seat
         self.device = device
         self.output = output
         self.monitor = monitor
@@ -149,11 +158,11 @@ public final class DRMBackend: DisplayBackend {
     /// The device and output that `options` name, or the first card with a connected display;
     /// with `--wait-for-display` and no display, waits for one. Also the card's hotplug monitor.
     private static func open(
-        _ options: DRMOptions, log: (String) -> Void
+        _ options: DRMOptions, seat: Seat?, log: (String) -> Void
     ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         if let path = options.devicePath {
-            let device = try DRMDevice.open(path)
-            return try waitForOutput(on: device, options, log: log)
+            let device = try DRMDevice.open(path, seat: seat)
+            return try waitForOutput(on: device, options, seat: seat, log: log)
         }
         let paths = DRMDevice.cardPaths()
         guard !paths.isEmpty else {
@@ -162,7 +171,7 @@ public final class DRMBackend: DisplayBackend {
         var problems: [DisplayError] = []
         for path in paths {
             do {
-                let device = try DRMDevice.open(path)
+                let device = try DRMDevice.open(path, seat: seat)
                 let resources = try DRMResources(device)
                 let output = try DRMOutput.choose(
                     on: device.path, resources: resources, connector: options.connector, mode: options.mode)
@@ -175,8 +184,10 @@ public final class DRMBackend: DisplayBackend {
         // set modes.
         if options.waitForDisplay, problems.allSatisfy({ $0.code == .noDisplay || $0.code == .backendUnavailable }) {
             for path in paths {
-                guard let device = try? DRMDevice.open(path), (try? DRMResources(device)) != nil else { continue }
-                return try waitForOutput(on: device, options, log: log)
+                guard let device = try? DRMDevice.open(path, seat: seat), (try? DRMResources(device)) != nil else {
+                    continue
+                }
+                return try waitForOutput(on: device, options, seat: seat, log: log)
             }
         }
         // One card: its own message says it best. Several: the one that got furthest (a mode or
@@ -192,7 +203,7 @@ public final class DRMBackend: DisplayBackend {
     /// The output on `device`; with `--wait-for-display`, sleeps in `poll()` on the card's
     /// uevents until a display is connected (no timeout, no wake-up meanwhile).
     private static func waitForOutput(
-        on device: DRMDevice, _ options: DRMOptions, log: (String) -> Void
+        on device: DRMDevice, _ options: DRMOptions, seat: Seat?, log: (String) -> Void
     ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         // Watching starts before the first probe, so a display plugged in between is not missed.
         let monitor = monitor(for: device, log: log)
@@ -210,9 +221,13 @@ public final class DRMBackend: DisplayBackend {
                     log("drm: waiting for a display on \(device.path) (its connectors: \(resources.connectorList))")
                     logged = true
                 }
-                var descriptor = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
-                _ = SystemCall.run { poll(&descriptor, 1, -1) }
+                var descriptors = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
+                // With --seat, a VT switch meanwhile is answered (nothing is shown yet), or the
+                // switch would hang until a display came.
+                if let seat { descriptors.append(pollfd(fd: seat.fd, events: Int16(POLLIN), revents: 0)) }
+                _ = SystemCall.run { poll(&descriptors, nfds_t(descriptors.count), -1) }
                 _ = monitor.takeCardChanges()
+                if let seat, descriptors.count > 1, descriptors[1].revents != 0 { try seat.settleBeforeUse(log: log) }
             }
         }
     }
@@ -246,6 +261,7 @@ public final class DRMBackend: DisplayBackend {
         let result = modesetter.flip(
             to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
         if case .failure(let code) = result {
+            if seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
             throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
         }
         link.flipQueued()
@@ -277,6 +293,8 @@ public final class DRMBackend: DisplayBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
+        // Away on another VT the CRTC is that program's, and Marquee may not touch it.
+        guard isSeatActive else { return }
         link.waitForFlip()
         switch saved.restore(on: device) {
         case .success: log("drm: restored \(saved.description)")
