@@ -1,5 +1,6 @@
 import CSeat
 import Glibc
+import MarqueeCore
 
 /// A seat taken through libseat (`--seat`): the seat manager (seatd, or logind) opens the DRM
 /// device for Marquee, which then needs neither root nor the video group, and hands the device
