@@ -56,6 +56,13 @@ struct IDTable: Sendable {
         slots.withUnsafeBufferPointer { marquee_prefetch($0.baseAddress! + Self.start(hash, $0.count - 1)) }
     }
 
+    /// Calls `body` with each handle in the table and its id's hash (`hash`), in no order.
+    func forEachEntry(_ body: (Handle, UInt32) -> Void) {
+        for slot in slots where slot != Self.empty && !Self.isRemoved(slot) {
+            body(Handle(bitPattern: UInt32(truncatingIfNeeded: slot)), UInt32(truncatingIfNeeded: slot >> 32))
+        }
+    }
+
     /// Adds `handle`, whose id hashes to `hash` and is not in the table.
     mutating func insert(_ handle: Handle, hash: UInt32) {
         if (count + removedCount + 1) * 2 > slots.count {

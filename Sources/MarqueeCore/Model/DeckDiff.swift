@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// One step of the way from one deck state to another, in the terms of the scene's edits. Cards
 /// are placed after another card (by id), so a step holds whatever the steps before it did.
 public enum DeckDiffStep: Equatable, Sendable {
@@ -81,8 +83,8 @@ public struct DeckDiff: Equatable, Sendable {
         // The old cards in order (global index g): their section, their node, and a table from
         // id to g.
         let oldCards = OldCards(oldLists, bytes: bytes)
-        // Each new card in order (n): its node, where its bytes start, and the old card with its
-        // id (-1 when new). New list j's text is `bytes`' text `oldLists.count + j`.
+        // Each new card in order (n): its node, where its bytes start, its id's hash, and the old
+        // card with its id (-1 when new). New list j's text is `bytes`' text `oldLists.count + j`.
         var newBases: [Int] = []
         var newNodes: [CardList.Handle] = []
         var newMatch: [Int32] = []
@@ -95,24 +97,39 @@ public struct DeckDiff: Equatable, Sendable {
         newStarts.reserveCapacity(newCount)
         for (j, list) in newLists.enumerated() {
             newBases.append(newNodes.count)
-            let text = oldLists.count + j
+            // The hashes are the ones decoding stored in the list's id table, not made again:
+            // hashing every new id read every new card's bytes one more time.
+            var hashOfHandle = [UInt32](repeating: 0, count: list.handleBound)
+            list.storedIDs.forEachEntry { handle, hash in hashOfHandle[Int(handle)] = hash }
             list.forEachHandle { node, start in
                 newNodes.append(node)
                 newStarts.append(start)
-                newHashes.append(IDTable.hash(bytes.id(text: text, start: start)))
+                newHashes.append(hashOfHandle[Int(node)])
             }
         }
         newBases.append(newNodes.count)
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
         func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
+        // Whether a new card found among the old ones has other bytes than it: compared as soon as
+        // its old card is found, while both cards' bytes are in the cache.
+        var changed = [Bool](repeating: false, count: newCount)
         for j in newLists.indices {
             let text = oldLists.count + j
             for n in newRange(j) {
-                // The table's slot for a card a few places on is asked for now, so that the
-                // lookups do not each wait for memory (the table of a million ids is 16 MB).
-                if n + Self.lookAhead < newHashes.count { oldCards.prefetch(hash: newHashes[n + Self.lookAhead]) }
-                newMatch.append(
-                    oldCards.index(ofID: bytes.id(text: text, start: newStarts[n]), hash: newHashes[n], bytes) ?? -1)
+                // The table's slot and the bytes of a card a few places on are asked for now, so
+                // that the lookups do not each wait for memory (the table of a million ids is
+                // 16 MB, the cards' bytes 157 MB).
+                if n + Self.lookAhead < newHashes.count {
+                    oldCards.prefetch(hash: newHashes[n + Self.lookAhead])
+                    marquee_prefetch(bytes.bytes(text: text, start: newStarts[n + Self.lookAhead]))
+                }
+                let g = oldCards.index(ofID: bytes.id(text: text, start: newStarts[n]), hash: newHashes[n], bytes)
+                newMatch.append(g ?? -1)
+                if let g {
+                    changed[n] = !bytes.sameCard(
+                        text: Int(oldCards.section[Int(g)]), start: oldCards.start[Int(g)], otherText: text,
+                        otherStart: newStarts[n])
+                }
             }
         }
 
@@ -174,15 +191,9 @@ public struct DeckDiff: Equatable, Sendable {
         // 3. New content for the cards that stay or move, before any moves: a moved card then
         // carries it, with the template it names (which only the new state may define).
         for (j, newList) in newLists.enumerated() {
-            for n in newRange(j) where newMatch[n] >= 0 {
-                let g = Int(newMatch[n])
-                if !bytes.sameCard(
-                    text: Int(oldCards.section[g]), start: oldCards.start[g], otherText: oldLists.count + j,
-                    otherStart: newStarts[n])
-                {
-                    steps.append(.updateCard(newList.card(of: newNodes[n])))
-                    updated += 1
-                }
+            for n in newRange(j) where changed[n] {
+                steps.append(.updateCard(newList.card(of: newNodes[n])))
+                updated += 1
             }
         }
 
