@@ -208,7 +208,10 @@ extension DeckDecoder {
         var scratch = CardScratch()
         while try reader.nextElement(index: cardIndex) {
             defer { cardIndex += 1 }
-            let path = { "sections[\(sectionIndex)].cards[\(cardIndex)]" }
+            // The index as a constant: a closure that captured the variable kept it in a heap
+            // box, retained and released a few times for every card.
+            let index = cardIndex
+            let path = { "sections[\(sectionIndex)].cards[\(index)]" }
             guard try card(&reader, path: path, into: &scratch, builder: builder) else { continue }
             if scratch.hasOtherFields, let name = scratch.others.template, name != CardTemplate.defaultName,
                 deck.templates[name] == nil
