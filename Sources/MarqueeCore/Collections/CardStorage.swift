@@ -113,7 +113,8 @@ struct CardText: Sendable {
         var bases: [UnsafePointer<UInt8>] = []
         var firstChunk: [Int] = []
         // Each chunk's pointer is used inside its own `withUnsafeBufferPointer`, so the calls
-        // nest, one a chunk (a million cards of 157 bytes are 150 chunks).
+        // nest, one a chunk (a million cards of 157 bytes are 150 chunks; two such decks take
+        // about 100 KB of stack, against a thread's 8 MB).
         func nest(_ text: Int, _ chunk: Int) -> Result {
             if text == texts.count {
                 return bases.withUnsafeBufferPointer { bases in
