@@ -45,8 +45,10 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // The processor's prefetch hint (one inline function; no library to link).
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // A JSON string's end found sixteen bytes at a time (SSE2, NEON; one inline function).
+        .systemLibrary(name: "CScan", path: "Sources/CScan"),
 
-        .target(name: "MarqueeCore", dependencies: ["CPrefetch"]),
+        .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
             name: "MarqueeRender",
             dependencies: [

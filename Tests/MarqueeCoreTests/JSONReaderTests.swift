@@ -149,4 +149,54 @@ final class JSONReaderTests: XCTestCase {
             }
         }
     }
+
+    /// A string's plain bytes are passed over sixteen at a time (SSE2 or NEON): whatever a
+    /// string's length, and wherever in a block of sixteen its quote, an escape, a control byte or
+    /// a byte that is not ASCII falls (before the first special byte of its block, after it, or in
+    /// the last bytes of the input), it reads as a byte-at-a-time reader reads it.
+    func testEveryPlaceInABlockOfSixteenIsRead() {
+        for length in 0..<40 {
+            let plain = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            for place in 0...length {
+                func read(_ text: [UInt8]) -> Result<JSONValue, JSONParseError> {
+                    let document = [UInt8(ascii: "[")] + [0x22] + text + [0x22] + [UInt8(ascii: "]")]
+                    let whole = Result { () throws(JSONParseError) in try JSONParser.parse(document) }
+                    if case .failure(let error) = whole {
+                        XCTAssertEqual(Self.streamed(document, pieces: [7]), .failure(error))
+                    }
+                    return whole
+                }
+                let before = Array(plain[..<place])
+                let after = Array(plain[place...])
+                // A two-byte "é", then an invalid byte, at `place`.
+                XCTAssertEqual(
+                    read(before + [0xC3, 0xA9] + after),
+                    .success(.array([.string(String(decoding: before + [0xC3, 0xA9] + after, as: UTF8.self))])))
+                XCTAssertEqual(failure(read(before + [0xFF] + after)), "invalid UTF-8 in a string")
+                // An escape at `place`, with an invalid byte before it in the same block, or after it.
+                let escaped = before + [UInt8(ascii: "\\"), UInt8(ascii: "n")] + after
+                XCTAssertEqual(
+                    read(escaped), .success(.array([.string(String(decoding: before + [0x0A] + after, as: UTF8.self))]))
+                )
+                if place > 0 {
+                    var invalid = escaped
+                    invalid[place - 1] = 0xFF
+                    XCTAssertEqual(failure(read(invalid)), "invalid UTF-8 in a string", "\(length) \(place)")
+                }
+                XCTAssertEqual(failure(read(escaped + [0xFF])), "invalid UTF-8 in a string")
+                // A control byte at `place`, refused (with an invalid byte after it: the control
+                // byte comes first).
+                XCTAssertEqual(failure(read(before + [0x1F] + after)), "control character in a string (escape it)")
+                XCTAssertEqual(
+                    failure(read(before + [0x09, 0xFF] + after)), "control character in a string (escape it)")
+                // A quote at `place` ends the string early: what follows is not JSON.
+                XCTAssertNotNil(failure(read(before + [0x22, 0x7F] + after)))
+            }
+        }
+    }
+
+    private func failure(_ result: Result<JSONValue, JSONParseError>) -> String? {
+        if case .failure(let error) = result { return error.message }
+        return nil
+    }
 }

@@ -198,6 +198,12 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         }
     }
 
+    /// Calls `body` with each card's handle and where its bytes start in `storedText`, in order
+    /// (its bytes are then read through `CardText.withChunkBases`).
+    func forEachHandle(_ body: (Handle, _ start: Int) -> Void) {
+        tree.forEachInOrder { handle, record in body(handle, record.start) }
+    }
+
     /// The list's bytes, for comparing many cards (`CardText.sameCard`) without going through
     /// the list for each.
     var storedText: CardText { text }

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// One step of the way from one deck state to another, in the terms of the scene's edits. Cards
 /// are placed after another card (by id), so a step holds whatever the steps before it did.
 public enum DeckDiffStep: Equatable, Sendable {
@@ -66,39 +68,68 @@ public struct DeckDiff: Equatable, Sendable {
         // copy the section (and retain its arrays) for every card.
         let oldLists = oldSections.map(\.cards)
         let newLists = newSections.map(\.cards)
+        // Cards are read through the addresses of their texts' chunks (old lists' texts first,
+        // then the new ones'): see `CardText.withChunkBases`.
+        let texts = oldLists.map(\.storedText) + newLists.map(\.storedText)
+        self = CardText.withChunkBases(of: texts) { bytes in
+            DeckDiff(old: oldSections, oldLists, new: newSections, newLists, bytes: bytes)
+        }
+    }
 
+    private init(
+        old oldSections: [Section], _ oldLists: [CardList], new newSections: [Section], _ newLists: [CardList],
+        bytes: ChunkBases
+    ) {
         // The old cards in order (global index g): their section, their node, and a table from
         // id to g.
-        let oldCards = OldCards(oldLists)
-        // Each new card in order: its node, and the old card with its id (-1 when new).
+        let oldCards = OldCards(oldLists, bytes: bytes)
+        // Each new card in order (n): its node, where its bytes start, its id's hash, and the old
+        // card with its id (-1 when new). New list j's text is `bytes`' text `oldLists.count + j`.
         var newBases: [Int] = []
         var newNodes: [CardList.Handle] = []
         var newMatch: [Int32] = []
-        newNodes.reserveCapacity(new.cardCount)
-        newMatch.reserveCapacity(new.cardCount)
+        let newCount = newLists.reduce(0) { $0 + $1.count }
+        newNodes.reserveCapacity(newCount)
+        newMatch.reserveCapacity(newCount)
         var newHashes: [UInt32] = []
-        newHashes.reserveCapacity(new.cardCount)
+        newHashes.reserveCapacity(newCount)
         var newStarts: [Int] = []
-        newStarts.reserveCapacity(new.cardCount)
-        for list in newLists {
+        newStarts.reserveCapacity(newCount)
+        for (j, list) in newLists.enumerated() {
             newBases.append(newNodes.count)
-            list.forEachStart { node, start, id in
+            // The hashes are the ones decoding stored in the list's id table, not made again:
+            // hashing every new id read every new card's bytes one more time.
+            var hashOfHandle = [UInt32](repeating: 0, count: list.handleBound)
+            list.storedIDs.forEachEntry { handle, hash in hashOfHandle[Int(handle)] = hash }
+            list.forEachHandle { node, start in
                 newNodes.append(node)
                 newStarts.append(start)
-                newHashes.append(IDTable.hash(id))
+                newHashes.append(hashOfHandle[Int(node)])
             }
         }
         newBases.append(newNodes.count)
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
         func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
-        for (j, list) in newLists.enumerated() {
-            let text = list.storedText
+        // Whether a new card found among the old ones has other bytes than it: compared as soon as
+        // its old card is found, while both cards' bytes are in the cache.
+        var changed = [Bool](repeating: false, count: newCount)
+        for j in newLists.indices {
+            let text = oldLists.count + j
             for n in newRange(j) {
-                // The table's slot for a card a few places on is asked for now, so that the
-                // lookups do not each wait for memory (the table of a million ids is 16 MB).
-                if n + Self.lookAhead < newHashes.count { oldCards.prefetch(hash: newHashes[n + Self.lookAhead]) }
-                newMatch.append(
-                    text.withID(ofCardAt: newStarts[n]) { oldCards.index(ofID: $0, hash: newHashes[n]) } ?? -1)
+                // The table's slot and the bytes of a card a few places on are asked for now, so
+                // that the lookups do not each wait for memory (the table of a million ids is
+                // 16 MB, the cards' bytes 157 MB).
+                if n + Self.lookAhead < newHashes.count {
+                    oldCards.prefetch(hash: newHashes[n + Self.lookAhead])
+                    marquee_prefetch(bytes.bytes(text: text, start: newStarts[n + Self.lookAhead]))
+                }
+                let g = oldCards.index(ofID: bytes.id(text: text, start: newStarts[n]), hash: newHashes[n], bytes)
+                newMatch.append(g ?? -1)
+                if let g {
+                    changed[n] = !bytes.sameCard(
+                        text: Int(oldCards.section[Int(g)]), start: oldCards.start[Int(g)], otherText: text,
+                        otherStart: newStarts[n])
+                }
             }
         }
 
@@ -159,20 +190,10 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 3. New content for the cards that stay or move, before any moves: a moved card then
         // carries it, with the template it names (which only the new state may define).
-        // (Compared through the lists' texts and where each card starts, taken out once: going
-        // through the lists copied a list, retaining its storage, twice for every card.)
-        let oldTexts = oldLists.map(\.storedText)
-        oldTexts.withUnsafeBufferPointer { oldTexts in
-            for (j, newList) in newLists.enumerated() {
-                let newText = newList.storedText
-                for n in newRange(j) where newMatch[n] >= 0 {
-                    let g = Int(newMatch[n])
-                    let oldText = oldTexts.baseAddress! + Int(oldCards.section[g])
-                    if !CardText.sameCard(oldText.pointee, at: oldCards.start[g], newText, at: newStarts[n]) {
-                        steps.append(.updateCard(newList.card(of: newNodes[n])))
-                        updated += 1
-                    }
-                }
+        for (j, newList) in newLists.enumerated() {
+            for n in newRange(j) where changed[n] {
+                steps.append(.updateCard(newList.card(of: newNodes[n])))
+                updated += 1
             }
         }
 
@@ -262,31 +283,25 @@ private struct OldCards {
     var node: [CardList.Handle] = []
     /// Where each card's bytes start in its list's `storedText`.
     var start: [Int] = []
-    /// Every old id's index, for a deck of several sections.
+    /// Every old id's index; for a deck of one section (what a big feed usually is), the list's
+    /// own id table, whose handles `indexOfHandle` turns into indices (4 bytes a card, where a
+    /// table of its own took 16 and hashing every old id again).
     private var table = IDTable()
-    /// For a deck of one section (what a big feed usually is), its list's own id table, with the
-    /// index of the card at each handle (4 bytes a card, where a table of its own took 16 and
-    /// hashing every old id again).
-    private var listIDs: IDTable?
-    private var listTree: ImplicitTreap<CardRecord>?
     private var indexOfHandle: [Int32] = []
     private let lists: [CardList]
-    private let texts: [CardText]
 
     var count: Int { node.count }
 
-    init(_ lists: [CardList]) {
+    init(_ lists: [CardList], bytes: ChunkBases) {
         self.lists = lists
-        texts = lists.map(\.storedText)
         let total = lists.reduce(0) { $0 + $1.count }
         section.reserveCapacity(total)
         node.reserveCapacity(total)
         start.reserveCapacity(total)
         if lists.count == 1, let cards = lists.first {
-            listIDs = cards.storedIDs
-            listTree = cards.storedTree
+            table = cards.storedIDs
             indexOfHandle = [Int32](repeating: -1, count: cards.handleBound)
-            cards.forEachStart { handle, cardStart, _ in
+            cards.forEachHandle { handle, cardStart in
                 indexOfHandle[Int(handle)] = Int32(node.count)
                 section.append(0)
                 node.append(handle)
@@ -298,8 +313,8 @@ private struct OldCards {
         var hashes: [UInt32] = []
         hashes.reserveCapacity(total)
         for (k, cards) in lists.enumerated() {
-            cards.forEachStart { handle, cardStart, id in
-                hashes.append(IDTable.hash(id))
+            cards.forEachHandle { handle, cardStart in
+                hashes.append(IDTable.hash(bytes.id(text: k, start: cardStart)))
                 section.append(Int32(k))
                 node.append(handle)
                 start.append(cardStart)
@@ -312,27 +327,16 @@ private struct OldCards {
         }
     }
 
-    func prefetch(hash: UInt32) {
-        if let listIDs { listIDs.prefetch(hash: hash) } else { table.prefetch(hash: hash) }
-    }
+    func prefetch(hash: UInt32) { table.prefetch(hash: hash) }
 
-    /// The global index of the old card with this id (whose `IDTable.hash` is `hash`).
-    func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32? {
-        if let listIDs, let listTree, let text = texts.first {
-            let handle = listIDs.find(hash: hash) { handle in
-                text.withID(ofCardAt: listTree.element(handle).start) { CardText.same($0, id) }
-            }
-            return handle.map { indexOfHandle[Int($0)] }
-        }
-        // Through the texts and a pointer's `pointee`: going through the lists copied one
-        // (retaining its storage) each time.
-        return texts.withUnsafeBufferPointer { texts in
-            table.find(hash: hash) { g in
-                (texts.baseAddress! + Int(section[Int(g)])).pointee.withID(ofCardAt: start[Int(g)]) {
-                    CardText.same($0, id)
-                }
-            }
-        }
+    /// The global index of the old card with this id (whose `IDTable.hash` is `hash`); the old
+    /// lists' texts are the first of `bytes`.
+    func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32, _ bytes: ChunkBases) -> Int32? {
+        let byHandle = !indexOfHandle.isEmpty
+        return table.find(hash: hash) { handle in
+            let g = byHandle ? Int(indexOfHandle[Int(handle)]) : Int(handle)
+            return CardText.same(bytes.id(text: Int(section[g]), start: start[g]), id)
+        }.map { byHandle ? indexOfHandle[Int($0)] : $0 }
     }
 
     func id(_ g: Int) -> String { lists[Int(section[g])].id(of: node[g]) }
