@@ -17,7 +17,7 @@ final class SeatLibrary {
     static let overrideVariable = "MARQUEE_SEAT_LIBRARY"
 
     /// Kept open until the process exits: the seat's callbacks live in it.
-    private let handle: UnsafeMutableRawPointer
+    private let library: RuntimeLibrary
 
     let openSeat: @convention(c) (UnsafePointer<libseat_seat_listener>?, UnsafeMutableRawPointer?) -> OpaquePointer?
     let closeSeat: @convention(c) (OpaquePointer?) -> Int32
@@ -31,22 +31,15 @@ final class SeatLibrary {
 
     /// Opens libseat and looks up every function, or says in one line what to install.
     init() throws(DisplayError) {
-        let name = getenv(Self.overrideVariable).map { String(cString: $0) } ?? Self.soname
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "\(name) not found"
-            throw DisplayError(
-                .backendUnavailable,
-                "--seat needs libseat, which is not installed: install the Debian package libseat1 (sudo apt-get install libseat1 seatd); \(reason)"
-            )
-        }
-        self.handle = handle
+        let library = try RuntimeLibrary(
+            soname: Self.soname, override: Self.overrideVariable,
+            missing:
+                "--seat needs libseat, which is not installed: install the Debian package libseat1 (sudo apt-get install libseat1 seatd)"
+        )
+        self.library = library
         func function<T>(_ symbol: String) throws(DisplayError) -> T {
-            guard let address = dlsym(handle, symbol) else {
-                throw DisplayError(
-                    .backendUnavailable,
-                    "--seat: \(name) has no \(symbol); it needs libseat 0.5 or later (the Debian package libseat1)")
-            }
-            return unsafeBitCast(address, to: T.self)
+            try library.function(
+                symbol, tooOld: "--seat needs libseat 0.5 or later (the Debian package libseat1)")
         }
         openSeat = try function("libseat_open_seat")
         closeSeat = try function("libseat_close_seat")
