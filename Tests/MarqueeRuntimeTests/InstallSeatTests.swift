@@ -4,31 +4,16 @@ import XCTest
 /// `deploy/install.sh --seat` under a scratch root: the two drop-ins that start seatd for the
 /// marquee group and give the unit `--seat`, removed again by an install without `--seat` and by
 /// `--uninstall`.
-final class InstallSeatTests: XCTestCase, SpawnsMarquee {
-    private var projectRoot: String { #filePath.components(separatedBy: "/Tests/").first! }
-    private let marqueeDropIn = "/etc/systemd/system/marquee.service.d/seat.conf"
-    private let seatdDropIn = "/etc/systemd/system/seatd.service.d/marquee.conf"
-
-    private func install(_ root: String, _ arguments: String) -> Int32 {
-        let status = system("bash '\(projectRoot)/deploy/install.sh' --root '\(root)' \(arguments) >/dev/null 2>&1")
-        return (status >> 8) & 0xFF
-    }
-
-    private func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-    private func contents(of path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        while case let byte = fgetc(file), byte != EOF { bytes.append(UInt8(byte)) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+/// (An extension, so the install helpers of `InstallScriptTests` are the ones used.)
+extension InstallScriptTests {
+    private var marqueeDropIn: String { "/etc/systemd/system/marquee.service.d/seat.conf" }
+    private var seatdDropIn: String { "/etc/systemd/system/seatd.service.d/marquee.conf" }
 
     func testSeatInstallsTheDropInsAndAPlainInstallRemovesThem() throws {
         guard access(binary, X_OK) == 0 else { throw XCTSkip("\(binary) is not built") }
         let root = "/tmp/marquee-install-seat-\(getpid())"
         defer { _ = system("rm -rf '\(root)'") }
-        XCTAssertEqual(install(root, "--seat --binary \(binary)"), 0)
+        XCTAssertEqual(install("--root \(root) --seat --binary \(binary)"), 0)
         XCTAssertTrue(exists(root + marqueeDropIn))
         XCTAssertTrue(exists(root + seatdDropIn))
         // The drop-in's variable is one the unit's command line passes on.
@@ -40,12 +25,12 @@ final class InstallSeatTests: XCTestCase, SpawnsMarquee {
         let seatd = contents(of: root + seatdDropIn)
         XCTAssertTrue(seatd.contains("ExecStart=\nExecStart=/usr/sbin/seatd -g marquee"), seatd)
 
-        XCTAssertEqual(install(root, "--binary \(binary)"), 0)
+        XCTAssertEqual(install("--root \(root) --binary \(binary)"), 0)
         XCTAssertFalse(exists(root + marqueeDropIn), "an install without --seat goes back to the video group")
         XCTAssertFalse(exists(root + seatdDropIn))
 
-        XCTAssertEqual(install(root, "--seat --binary \(binary)"), 0)
-        XCTAssertEqual(install(root, "--uninstall"), 0)
+        XCTAssertEqual(install("--root \(root) --seat --binary \(binary)"), 0)
+        XCTAssertEqual(install("--root \(root) --uninstall"), 0)
         XCTAssertFalse(exists(root + marqueeDropIn))
         XCTAssertFalse(exists(root + seatdDropIn))
         XCTAssertFalse(exists(root + "/etc/systemd/system/marquee.service.d"))

@@ -15,30 +15,25 @@ extension DeckDecoder {
     }
 
     public static func decode(bytes: [UInt8]) throws(DeckError) -> Deck {
-        let result: Result<Deck, DeckError> = bytes.withUnsafeBufferPointer { buffer in
-            // Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
-            // parser ignore it, and a deck file is where one turns up.
-            do throws(DeckError) {
-                return .success(try decode(reader: JSONReader(bytes: buffer, allowingByteOrderMark: true)))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try bytes.withUnsafeBufferPointer { buffer in decode(buffer: buffer) }.get()
     }
 
     /// Decodes a deck given as JSON text (`apply {...}`), reading the string's own UTF-8 bytes:
     /// a copy into an array first was 15.7 MB of new memory for a state of 100,000 cards.
     public static func decode(text: String) throws(DeckError) -> Deck {
         var text = text
-        let result: Result<Deck, DeckError> = text.withUTF8 { buffer in
-            do throws(DeckError) {
-                return .success(try decode(reader: JSONReader(bytes: buffer, allowingByteOrderMark: true)))
-            } catch {
-                return .failure(error)
-            }
+        return try text.withUTF8 { buffer in decode(buffer: buffer) }.get()
+    }
+
+    /// The deck in `buffer`, as a result (the closures that lend the bytes cannot throw a typed
+    /// error). Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
+    /// parser ignore it, and a deck file is where one turns up.
+    private static func decode(buffer: UnsafeBufferPointer<UInt8>) -> Result<Deck, DeckError> {
+        do throws(DeckError) {
+            return .success(try decode(reader: JSONReader(bytes: buffer, allowingByteOrderMark: true)))
+        } catch {
+            return .failure(error)
         }
-        return try result.get()
     }
 
     /// Decodes a deck already parsed (tests, and decks made in code): written out and read back,
