@@ -46,10 +46,12 @@ struct Run: ParsableCommand {
               s                     write marquee-snapshot-N.png in the current directory
               q, Escape             quit (as closing the window does)
 
-            Exit status: 0 done; 1 other failures; 64 a bad flag; 69 no such backend or device
-            here; 71 a system call failed; 75 no display connected or the display is busy (try
-            again later); 77 permission denied on the device; 78 a setting the device does not
-            offer (docs/deployment.md, "Exit statuses").
+            Exit status (docs/deployment.md, "Exit statuses"):
+              0   done                    69  no such backend or device here
+              1   other failures          71  a system call failed
+              64  a bad flag              75  no display, or it is busy: try later
+              77  no permission on the device
+              78  a setting the device does not offer
             """
     )
 
