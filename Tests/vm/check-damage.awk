@@ -52,6 +52,7 @@ NR == FNR {
     if (cards == "") count[n] = 0
     for (i = 1; i <= count[n]; i++) {
         entry = entries[i]
+        sub(/^\{/, "", entry); sub(/\}$/, "", entry)
         key = entry ~ /"header":/ ? "header " field(entry, "header") : "card " text_field(entry, "id")
         if (entry ~ /"leaving":true/) key = key " leaving"
         item[n "|" key] = entry
