@@ -104,7 +104,11 @@ END {
                 fail("frame " f ": legacy flip with " nclips[k] " clips, damage " x1[k] "," y1[k] "-" x2[k] "," y2[k])
             continue
         }
-        if (nclips[k] != 1) { fail("frame " f " (rows " tlo "-" thi ") carried " nclips[k] " clips, not 1"); continue }
+        if (nclips[k] != 1) {
+            fail("frame " f " (rows " tlo "-" thi ") carried " nclips[k] " clips, not 1" \
+                (nclips[k] == 0 ? " (a whole-frame commit: one for a frame that changed nothing, before it?)" : ""))
+            continue
+        }
         # The clip as frame rows: panel rows, or panel columns turned back.
         if (rotate == 0) { c1 = y1[k]; c2 = y2[k]; full = x1[k] == 0 && x2[k] == panel_w }
         else if (rotate == 180) { c1 = height - y2[k]; c2 = height - y1[k]; full = x1[k] == 0 && x2[k] == panel_w }
