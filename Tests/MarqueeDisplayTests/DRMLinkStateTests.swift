@@ -79,6 +79,29 @@ final class DRMLinkStateTests: XCTestCase {
         XCTAssertEqual(state.takeDueFrame(now: 1.1), FrameTime(timestamp: 1.1, targetTimestamp: 1.1 + period))
     }
 
+    /// A frame taken more than a period after its vblank is timed from the clock; a late vblank
+    /// interrupt can then stamp its flip with a slot from before that frame began. The next frame
+    /// is not timed by that slot: its target would come before the last frame's, which an
+    /// animation takes for time going backwards (a scroll then ends at once at its target: seen
+    /// in the VM suite's seat test on a loaded host).
+    func testAFlipStampedBeforeTheLastFrameBeganDoesNotTimeTheNextOneEarlier() {
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        state.flipQueued()
+        _ = state.requestFrame(now: 1.001)
+        _ = state.flipCompleted(sequence: 61, time: 1 + period, now: 1 + period)
+        let late = 1 + 2 * period + 0.002
+        XCTAssertEqual(state.takeDueFrame(now: late), FrameTime(timestamp: late, targetTimestamp: late + period))
+        state.flipQueued()
+        _ = state.requestFrame(now: late + 0.001)
+        _ = state.flipCompleted(sequence: 62, time: 1 + 2 * period, now: late + 0.004)
+        let next = state.takeDueFrame(now: late + 0.004)
+        XCTAssertEqual(next, FrameTime(timestamp: late + 0.004, targetTimestamp: late + 0.004 + period))
+    }
+
     // MARK: display off and on
 
     func testPausedTheLinkAsksForNothingAndNoFrameIsDue() {

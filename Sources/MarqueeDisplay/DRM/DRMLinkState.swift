@@ -151,7 +151,11 @@ struct DRMLinkState {
         guard isFramePending, let due = dueFrame, !isPaused else { return nil }
         guard now >= lastFrameStart + minimumFrameInterval else { return nil }
         // A frame held back by the rate cap is timed from now: its flip event was not a real vblank.
-        let frame = now - due.timestamp > refreshPeriod ? clockFrame(now) : due
+        // So is one whose event is stamped before the last frame began (after a late frame timed
+        // from the clock, a late vblank interrupt stamps the flip with the slot it was due at):
+        // its target would come before the last frame's, and animations would run backwards.
+        let stale = now - due.timestamp > refreshPeriod || due.timestamp < lastFrameStart
+        let frame = stale ? clockFrame(now) : due
         dueFrame = nil
         isFramePending = false
         lastFrameStart = now
