@@ -79,6 +79,29 @@ final class DRMLinkStateTests: XCTestCase {
         XCTAssertEqual(state.takeDueFrame(now: 1.1), FrameTime(timestamp: 1.1, targetTimestamp: 1.1 + period))
     }
 
+    /// A frame taken more than a period after its vblank is timed from the clock; a late vblank
+    /// interrupt can then stamp its flip with a slot from before that frame began. The next frame
+    /// is not timed by that slot: its target would come before the last frame's, which an
+    /// animation takes for time going backwards (a scroll then ends at once at its target: seen
+    /// in the VM suite's seat test on a loaded host).
+    func testAFlipStampedBeforeTheLastFrameBeganDoesNotTimeTheNextOneEarlier() {
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        state.flipQueued()
+        _ = state.requestFrame(now: 1.001)
+        _ = state.flipCompleted(sequence: 61, time: 1 + period, now: 1 + period)
+        let late = 1 + 2 * period + 0.002
+        XCTAssertEqual(state.takeDueFrame(now: late), FrameTime(timestamp: late, targetTimestamp: late + period))
+        state.flipQueued()
+        _ = state.requestFrame(now: late + 0.001)
+        _ = state.flipCompleted(sequence: 62, time: 1 + 2 * period, now: late + 0.004)
+        let next = state.takeDueFrame(now: late + 0.004)
+        XCTAssertEqual(next, FrameTime(timestamp: late + 0.004, targetTimestamp: late + 0.004 + period))
+    }
+
     // MARK: display off and on
 
     func testPausedTheLinkAsksForNothingAndNoFrameIsDue() {
@@ -151,5 +174,136 @@ final class DRMLinkStateTests: XCTestCase {
         state.pause()
         XCTAssertEqual(state.resume(now: 9), nil)
         XCTAssertEqual(state.requestFrame(now: 9.1), .next, "the old vblank number means nothing after off")
+    }
+
+    // MARK: frames that changed nothing (not committed)
+
+    /// A frame timed by flip 61 is skipped: it counts as flipped at vblank 62, its target. The
+    /// next frame is timed by that vblank, exactly as by the flip's event: not drawn before it
+    /// (it would then be shown a period early), not a vblank later.
+    func testASkippedFrameCountsAsAFlipAtItsTargetVblank() {
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        state.flipQueued()
+        _ = state.requestFrame(now: 1.001)
+        _ = state.flipCompleted(sequence: 61, time: 1 + period, now: 1 + period)
+        XCTAssertEqual(state.takeDueFrame(now: 1 + period)?.targetTimestamp, 1 + 2 * period)
+        XCTAssertEqual(state.frameSkipped(now: 1.02), .next, "the vblank its flip would have completed at")
+        state.vblankRequested()
+        XCTAssertTrue(state.expectsEvent)
+        XCTAssertNil(state.requestFrame(now: 1.021), "the skipped frame's vblank will time the next frame")
+        XCTAssertNil(state.takeDueFrame(now: 1.022), "not before the vblank the skipped frame targeted")
+        XCTAssertEqual(state.pollTimeoutMilliseconds(now: 1.022), -1)
+        XCTAssertNil(state.vblankArrived(sequence: 62, time: 1 + 2 * period, now: 1 + 2 * period))
+        XCTAssertFalse(state.expectsEvent)
+        XCTAssertEqual(
+            state.takeDueFrame(now: 1 + 2 * period),
+            FrameTime(timestamp: 1 + 2 * period, targetTimestamp: 1 + 3 * period))
+        // A frame asked for later, after that vblank: the next one, as after a flip.
+        state.flipQueued()
+        _ = state.flipCompleted(sequence: 63, time: 1 + 3 * period, now: 1 + 3 * period)
+        XCTAssertEqual(state.requestFrame(now: 2), .sequence(63))
+    }
+
+    /// --max-fps 30 on 60 Hz: frames two vblanks apart. A skipped frame timed from vblank 101
+    /// (flip 100 plus one) counts as flipped at 102, so the next is drawn after 103, not 102 (it
+    /// came one vblank early when the skip was not counted: the VM's drm-atomic-max-fps-30).
+    func testMaxFPSCountsFromTheVblankASkippedFrameTargeted() {
+        var state = makeState(vblanksPerFrame: 2)
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        state.flipQueued()
+        _ = state.requestFrame(now: 1.001)
+        XCTAssertEqual(state.flipCompleted(sequence: 100, time: 1.016, now: 1.016), .sequence(101))
+        state.vblankRequested()
+        XCTAssertNil(state.vblankArrived(sequence: 101, time: 1.032, now: 1.032))
+        XCTAssertEqual(state.takeDueFrame(now: 1.032)?.timestamp, 1.032)
+        XCTAssertEqual(state.frameSkipped(now: 1.035), .next)
+        state.vblankRequested()
+        XCTAssertNil(state.requestFrame(now: 1.036), "the next frame is asked for: it waits")
+        XCTAssertEqual(
+            state.vblankArrived(sequence: 102, time: 1.048, now: 1.048), .sequence(103),
+            "vblank 102 stands in for the flip: the next frame waits for the one after")
+        state.vblankRequested()
+        XCTAssertNil(state.takeDueFrame(now: 1.05))
+        XCTAssertNil(state.vblankArrived(sequence: 103, time: 1.064, now: 1.064))
+        XCTAssertEqual(state.takeDueFrame(now: 1.064), FrameTime(timestamp: 1.064, targetTimestamp: 1.064 + period))
+    }
+
+    /// Skipped frames in a row, with nothing asked for meanwhile: each counts as a flip.
+    func testSkippedFramesInARowEachCountAsAFlip() {
+        var state = makeState(vblanksPerFrame: 2)
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        for step in 0..<3 {
+            let vblank = 1 + Double(2 * step) * period
+            XCTAssertEqual(state.takeDueFrame(now: vblank)?.timestamp, vblank)
+            XCTAssertEqual(state.frameSkipped(now: vblank + 0.001), .next)
+            state.vblankRequested()
+            _ = state.requestFrame(now: vblank + 0.002)
+            let sequence = UInt32(10 + 2 * step)
+            XCTAssertEqual(
+                state.vblankArrived(sequence: sequence, time: vblank + period, now: vblank + period),
+                .sequence(sequence + 1))
+            state.vblankRequested()
+            XCTAssertNil(
+                state.vblankArrived(sequence: sequence + 1, time: vblank + 2 * period, now: vblank + 2 * period))
+        }
+        XCTAssertEqual(state.takeDueFrame(now: 1 + 6 * period)?.timestamp, 1 + 6 * period)
+    }
+
+    func testASkippedFrameWithoutVblankEventsCountsAsFlippedAtOnce() {
+        var state = makeState(minimumFrameInterval: 0.01)
+        _ = state.requestFrame(now: 5)
+        state.vblankRequestFailed(now: 5)
+        XCTAssertNotNil(state.takeDueFrame(now: 5))
+        XCTAssertNil(state.frameSkipped(now: 5.002), "nothing to ask of a driver without vblank events")
+        XCTAssertFalse(state.expectsEvent)
+        XCTAssertNil(state.requestFrame(now: 5.003))
+        XCTAssertNil(state.takeDueFrame(now: 5.005), "the rate cap still holds")
+        XCTAssertEqual(state.takeDueFrame(now: 5.01), FrameTime(timestamp: 5.003, targetTimestamp: 5.003 + period))
+    }
+
+    /// The driver refuses the skipped frame's vblank: the flip counts as completed then, and
+    /// frames are timed from the clock from now on.
+    func testASkippedFrameWhoseVblankIsRefusedFreesTheNextFrame() {
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        _ = state.requestFrame(now: 1.001)
+        XCTAssertEqual(state.frameSkipped(now: 1.002), .next)
+        state.vblankRequestFailed(now: 1.002)
+        XCTAssertFalse(state.expectsEvent)
+        XCTAssertEqual(state.takeDueFrame(now: 1.003), FrameTime(timestamp: 1.002, targetTimestamp: 1.002 + period))
+    }
+
+    /// `display off` while a skipped frame's vblank is awaited: nothing is awaited any more, and
+    /// that vblank's event, read after the display came on, is not taken for a flip.
+    func testPausedASkippedFrameIsNoLongerAwaited() {
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        XCTAssertEqual(state.frameSkipped(now: 1.001), .next)
+        state.vblankRequested()
+        _ = state.requestFrame(now: 1.002)
+        state.pause()
+        XCTAssertFalse(state.expectsEvent)
+        XCTAssertFalse(state.isFlipPending)
+        XCTAssertEqual(state.resume(now: 9), .next)
+        state.vblankRequested()
+        XCTAssertNil(state.vblankArrived(sequence: 62, time: 1.016, now: 9.001))
+        XCTAssertNil(state.takeDueFrame(now: 9.002), "an event from before the display came on")
+        XCTAssertNil(state.vblankArrived(sequence: 600, time: 9.01, now: 9.01))
+        XCTAssertEqual(state.takeDueFrame(now: 9.011)?.timestamp, 9.01)
     }
 }

@@ -1,5 +1,6 @@
 # The VM tests of a display's real life (sourced by guest.sh; alone with MARQUEE_VM_ONLY=display):
-# `display off` and `on`, then hotplug (Tests/vm/hotplug.sh).
+# `display off` and `on`, the damage each commit carries (Tests/vm/damage.sh), then hotplug
+# (Tests/vm/hotplug.sh).
 
 # Active state of every CRTC from the atomic state in debugfs ("active=1 active=0"), when there.
 crtc_active() { grep -h 'active=' /sys/kernel/debug/dri/*/state 2>/dev/null | tr -d '\t' | tr '\n' ' '; }
@@ -113,6 +114,9 @@ fbdev_display_off_on fbdev-vkms-display-off-on /dev/fb0 '/dev/fb0 off (FBIOBLANK
 # RGB555 (vfb keeps the alpha length), which Marquee does not drive.
 /tests/vmhelper fbmode /dev/fb1 480 640 1280 32 0 | sed 's/^/    /'
 fbdev_display_off_on fbdev-vfb-display-off-on /dev/fb1 'cannot blank /dev/fb1 (Invalid argument)' no
+
+# Damage clips and skipped commits: Tests/vm/damage.sh.
+. /tests/damage.sh
 
 # Hotplug: Tests/vm/hotplug.sh.
 . /tests/hotplug.sh

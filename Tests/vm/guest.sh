@@ -17,7 +17,8 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
 }
 
 # MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
-# only the tests of Tests/vm/display.sh, to try them without the whole suite (seat: seat.sh's).
+# only the tests of Tests/vm/display.sh, to try them without the whole suite (seat: seat.sh's;
+# damage: damage.sh's).
 ONLY=$(sed -n 's/.*marquee\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
 if [ -n "$ONLY" ]; then
     . /tests/$ONLY.sh

@@ -79,7 +79,7 @@ extension DRMBackend: DisplayHotplug {
             output = target
             self.modesetter = modesetter
             if isPoweredOn && isSeatActive {
-                try modesetter.setMode(framebuffer: buffers[front].framebufferID)
+                try setModeAgain()
             }
         } catch {
             log("drm: \(target.connector.name) is connected but cannot be shown: \(error.message)")

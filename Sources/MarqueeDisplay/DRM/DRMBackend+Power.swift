@@ -18,7 +18,7 @@ extension DRMBackend: DisplayPower {
             return
         }
         if on {
-            try modesetter.setMode(framebuffer: buffers[front].framebufferID)
+            try setModeAgain()
             isPoweredOn = true
             link.resume(crtcIndex: output.crtcIndex, pacing: Self.pacing(for: output.mode, options))
             log("drm: \(output.connector.name) on (\(output.mode.description))")

@@ -16,7 +16,7 @@ extension DRMBackend: DisplaySeat {
                     try seat.acknowledgeDisable()
                 case .setMode:
                     do {
-                        try modesetter.setMode(framebuffer: buffers[front].framebufferID)
+                        try setModeAgain()
                     } catch {
                         // The link stays paused: no frames rather than flips the CRTC refuses.
                         // `display off` and `on`, a reconnect, or the next switch back set it again.

@@ -32,9 +32,10 @@ public struct DRMOptions: Sendable {
 /// lacks are copied into it (turned by `--rotate` on the way), known from the rows the renderer
 /// wrote (`ScanoutRows`), no pixel hashed: dumb buffers are write-combined memory that must never
 /// be read. Each commit carries the rows that changed since the frame on screen as
-/// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those). Two buffers are enough because a frame is drawn only after
-/// the previous flip completed (the flip event is what makes it due), so the back buffer is never
-/// on screen while it is written.
+/// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those), and a frame that changed
+/// nothing is not committed at all (the display link counts it as flipped at its target vblank).
+/// Two buffers are enough because a frame is drawn only after the previous flip completed (the
+/// flip event is what makes it due), so the back buffer is never on screen while it is written.
 public final class DRMBackend: DisplayBackend {
     public let name = "drm"
     public internal(set) var size: PixelSize
@@ -70,6 +71,9 @@ public final class DRMBackend: DisplayBackend {
     var isShowing: Bool { isPoweredOn && isConnected && isSeatActive }
     private var restored = false
     var hasPresented = false
+    /// True after a modeset (start, `display on`, a display plugged in, the seat back): the next
+    /// frame is committed, without damage clips, whatever changed (all of it is new to the display).
+    var commitsWholeFrame = true
 
     public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log
@@ -250,16 +254,20 @@ public final class DRMBackend: DisplayBackend {
         rows.add(changedRows)
         // Off or unplugged, the CRTC takes no flips; the rows wait in the shadow for the next frame.
         guard isShowing else { return }
-        // A frame that changed nothing is still flipped: the flip event is what paces the next
-        // frame (`--max-fps` counts vblanks from the last flip). It carries no clips then, which
-        // the kernel takes as the whole frame (skipping the commit needs the link to count a
-        // frame without a flip: docs/architecture.md, "Damage to the kernel").
-        let clip = DamageClip(frameRows: changedRows, frame: size, rotation: rotation)
+        // The rows that differ from the frame on screen: those the front buffer lacks.
+        let damage = rows.lacking(inBuffer: front)
+        if damage.isEmpty && !commitsWholeFrame {
+            // Nothing to show: no copy, no commit, and the buffers stay as they are (the back one
+            // keeps lacking what it lacked). The link counts the frame as flipped at its target
+            // vblank, so the next one is timed (and --max-fps counted) as after a flip.
+            link.frameSkipped()
+            return
+        }
         let back = 1 - front
         FrameCopier.copy(shadow, rows: rows.lacking(inBuffer: back), to: buffers[back].surface, rotation: rotation)
         rows.written(buffer: back)
-        let result = modesetter.flip(
-            to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
+        let clip = commitsWholeFrame ? nil : DamageClip(frameRows: damage, frame: size, rotation: rotation)
+        let result = modesetter.flip(to: buffers[back].framebufferID, damage: clip, events: link.events)
         if case .failure(let code) = result {
             if seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
             throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
@@ -267,6 +275,14 @@ public final class DRMBackend: DisplayBackend {
         link.flipQueued()
         front = back
         hasPresented = true
+        commitsWholeFrame = false
+    }
+
+    /// Sets the output's mode again, showing the buffer last shown (`display on`, a display
+    /// plugged in, the seat back); the next frame is committed whole.
+    func setModeAgain() throws(DisplayError) {
+        try modesetter.setMode(framebuffer: buffers[front].framebufferID)
+        commitsWholeFrame = true
     }
 
     /// The frame on screen as the panel shows it: read back through the writeback connector when

@@ -63,6 +63,10 @@ final class DRMDisplayLink: DisplayLink {
     /// The backend queued a flip: the next frame waits for its event.
     func flipQueued() { state.flipQueued() }
 
+    /// The backend committed nothing for the frame (nothing changed): it counts as flipped at its
+    /// target vblank, whose event is asked for (`DRMLinkState.frameSkipped`).
+    func frameSkipped() { ask(state.frameSkipped(now: now)) }
+
     /// Stops asking the device for events: the CRTC is about to go off (or its display went
     /// away). Waits for the flip in flight first, and reads the vblank events the kernel
     /// completes when the CRTC stops.
@@ -119,7 +123,10 @@ final class DRMDisplayLink: DisplayLink {
                     sequence: value.flip_sequence, time: time(value.flip_seconds, value.flip_microseconds), now: now))
         }
         if value.vblank_arrived != 0 {
-            state.vblankArrived(time: time(value.vblank_seconds, value.vblank_microseconds))
+            ask(
+                state.vblankArrived(
+                    sequence: value.vblank_sequence, time: time(value.vblank_seconds, value.vblank_microseconds),
+                    now: now))
         }
     }
 

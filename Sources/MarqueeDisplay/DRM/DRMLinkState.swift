@@ -15,6 +15,8 @@ import MarqueeCore
 ///   one fails) and no frame is due; a frame asked for meanwhile waits for the resume. Events
 ///   stamped before the resume (the kernel completes pending vblank events when a CRTC goes off)
 ///   are not vblanks of the running output and are dropped.
+/// - A frame that changed nothing is not committed (`frameSkipped`): it counts as flipped at the
+///   vblank its flip would have completed at, the next one, whose event stands in for the flip's.
 struct DRMLinkState {
     /// A vblank event to ask the kernel for.
     enum VblankRequest: Equatable {
@@ -32,6 +34,8 @@ struct DRMLinkState {
     private(set) var isFramePending = false
     private(set) var isFlipPending = false
     private(set) var isVblankRequested = false
+    /// The awaited "flip" is a skipped frame's: the next vblank event stands in for its event.
+    private(set) var isSkippedFlipPending = false
     private(set) var isPaused = false
     /// False once the driver refused a vblank event: frames after an idle spell are then timed
     /// from the clock.
@@ -77,6 +81,36 @@ struct DRMLinkState {
         return vblankToWaitFor(now: now)
     }
 
+    /// The backend committed nothing for the frame it took (nothing changed since the frame on
+    /// screen). The frame counts as flipped at the vblank its flip would have completed at: the
+    /// next one, which is its target (the vblank it was timed from plus one) unless it was drawn
+    /// too late for it, as its flip would then have been. That vblank's event is asked for and
+    /// taken as the flip's (`vblankArrived(sequence:time:now:)`), so `--max-fps` counts from it and
+    /// the next frame is timed by it exactly as after a flip. Without vblank events the flip counts
+    /// as completed at once, as flips do on the drivers that give none. Returns the vblank to ask for.
+    mutating func frameSkipped(now: Double) -> VblankRequest? {
+        guard vblankEventsWork else {
+            return flipCompleted(sequence: lastFlip.map { $0.sequence &+ 1 } ?? 0, time: now, now: now)
+        }
+        isFlipPending = true
+        isSkippedFlipPending = true
+        return isVblankRequested ? nil : .next
+    }
+
+    /// A vblank event with its number, as the device gives it: the one a skipped frame waits for
+    /// completes that frame's flip (`flipCompleted`); any other is `vblankArrived(time:)`.
+    /// Returns the vblank to ask for, if any.
+    mutating func vblankArrived(sequence: UInt32, time: Double, now: Double) -> VblankRequest? {
+        guard isSkippedFlipPending else {
+            vblankArrived(time: time)
+            return nil
+        }
+        guard time > resumedAt - refreshPeriod else { return nil }
+        isVblankRequested = false
+        isSkippedFlipPending = false
+        return flipCompleted(sequence: sequence, time: time, now: now)
+    }
+
     /// A vblank event asked for by `requestFrame` or `flipCompleted`.
     mutating func vblankArrived(time: Double) {
         // The vblank that answers a request made after the resume carries the time its slot was
@@ -97,6 +131,11 @@ struct DRMLinkState {
     /// clock (some drivers give no vblank events).
     mutating func vblankRequestFailed(now: Double) {
         vblankEventsWork = false
+        if isSkippedFlipPending {
+            // The skipped frame's flip counts as completed now (`frameSkipped`).
+            isSkippedFlipPending = false
+            isFlipPending = false
+        }
         if isFramePending, dueFrame == nil, !isPaused { dueFrame = clockFrame(now) }
     }
 
@@ -112,7 +151,11 @@ struct DRMLinkState {
         guard isFramePending, let due = dueFrame, !isPaused else { return nil }
         guard now >= lastFrameStart + minimumFrameInterval else { return nil }
         // A frame held back by the rate cap is timed from now: its flip event was not a real vblank.
-        let frame = now - due.timestamp > refreshPeriod ? clockFrame(now) : due
+        // So is one whose event is stamped before the last frame began (after a late frame timed
+        // from the clock, a late vblank interrupt stamps the flip with the slot it was due at):
+        // its target would come before the last frame's, and animations would run backwards.
+        let stale = now - due.timestamp > refreshPeriod || due.timestamp < lastFrameStart
+        let frame = stale ? clockFrame(now) : due
         dueFrame = nil
         isFramePending = false
         lastFrameStart = now
@@ -125,6 +168,7 @@ struct DRMLinkState {
     mutating func pause() {
         isPaused = true
         isFlipPending = false
+        isSkippedFlipPending = false
         isVblankRequested = false
         dueFrame = nil
         // The vblank counter and grid of the output that comes back need not go on from these.
@@ -149,7 +193,10 @@ struct DRMLinkState {
     }
 
     /// Forgets a flip that will not complete (the caller waited for it long enough).
-    mutating func flipAbandoned() { isFlipPending = false }
+    mutating func flipAbandoned() {
+        isFlipPending = false
+        isSkippedFlipPending = false
+    }
 
     /// The vblank after which the next frame is drawn: the one `vblanksPerFrame - 1` after the
     /// last flip, or the next one; nil (with the frame due from the clock) without vblank events.

@@ -3,8 +3,9 @@ import MarqueeCore
 /// The scan-out stage of the DRM and fbdev backends into buffers in ordinary memory, timed: for
 /// `marquee bench --scanout`, which puts its cost beside the rendering and a plain frame copy.
 /// As DRM does it (the rows each buffer lacks known from the renderer, copied, turned and
-/// converted), or with `hashesRows` as fbdev does it (those rows hashed first, and only the rows
-/// whose hash differs from what the buffer holds copied).
+/// converted; a frame that differs in no row from the one "on screen", the buffer presented
+/// last, sent nowhere), or with `hashesRows` as fbdev does it (those rows hashed first, and only
+/// the rows whose hash differs from what the buffer holds copied).
 public final class ScanoutTimer {
     public let rotation: Rotation
     public let format: ScanoutFormat
@@ -15,6 +16,8 @@ public final class ScanoutTimer {
     private let memory: [UnsafeMutableRawPointer]
     private let surfaces: [ScanoutSurface]
     private var next = 0
+    /// False until the first present (DRM commits its first frame whatever changed).
+    private var presented = false
     /// The kernel damage clip of the last present (nil: nothing changed), as DRM would commit it.
     public private(set) var lastClip: (x1: Int32, y1: Int32, x2: Int32, y2: Int32)?
 
@@ -51,6 +54,13 @@ public final class ScanoutTimer {
         } else {
             let changed = changedRows ?? 0..<frame.height
             rows.add(changed)
+            let onScreen = (next + surfaces.count - 1) % surfaces.count
+            if rows.lacking(inBuffer: onScreen).isEmpty && presented {
+                // Nothing differs from the buffer on screen: DRM commits nothing, copies nothing.
+                lastClip = nil
+                return (MonotonicClock.now() - start) * 1000
+            }
+            presented = true
             FrameCopier.copy(frame, rows: rows.lacking(inBuffer: next), to: surfaces[next], rotation: rotation)
             rows.written(buffer: next)
             lastClip = DamageClip(frameRows: changed, frame: frameSize, rotation: rotation).map {

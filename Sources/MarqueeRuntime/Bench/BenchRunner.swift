@@ -16,7 +16,7 @@ public struct BenchRunner {
         public var frameCopyMilliseconds: Double
         /// With `--scanout`: per scan-out path ("rotate 90 XRGB8888"), the median milliseconds of
         /// the scan-out of each frame of the scroll, of render and scan-out of the same frame
-        /// together, and of a frame identical to the last.
+        /// together, and of a frame identical to the last (right after a moving one).
         public var scanout:
             [(name: String, scrollingMilliseconds: Double, frameMilliseconds: Double, unchangedMilliseconds: Double)] =
                 []
@@ -258,10 +258,9 @@ public struct BenchRunner {
                     let scanout = timer.present(buffer, changedRows: changedRows)
                     scanoutTimes[index].append(scanout)
                     frameTimes[index].append(renderMilliseconds + scanout)
-                    // The same frame again (nothing moved): the other buffer still lacks it, so
-                    // this is its copy; the third present, told nothing changed, has nothing to
-                    // copy.
-                    _ = timer.present(buffer, changedRows: 0..<0)
+                    // The same frame again (nothing moved): the buffer on screen holds it, so
+                    // DRM copies and commits nothing (it used to send the other buffer this
+                    // frame's rows and commit it), and the buffers stay as a scroll leaves them.
                     unchangedTimes[index].append(timer.present(buffer, changedRows: 0..<0))
                 }
                 try pictures?.takeChanges()
