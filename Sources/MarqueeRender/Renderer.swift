@@ -379,21 +379,23 @@ public final class Renderer {
             try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
             return
         }
-        let raster = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
-        try CardCompositor.draw(raster, item, onto: image, within: rows)
+        let (raster, runs) = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
+        try CardCompositor.draw(raster, item, onto: image, within: rows, runs: runs)
     }
 
+    /// A card's whole raster, with its map of uniform blocks when it is kept across frames (a
+    /// raster drawn for one frame only would not repay the map).
     private func wholeRaster(_ card: Card, _ content: CardContent, list: DisplayList, rasterizer: CardRasterizer)
-        throws(RenderError) -> PixmanImage
+        throws(RenderError) -> (PixmanImage, UniformBlockRuns?)
     {
         // A clock's text changes: its card is drawn anew each frame it is shown transformed.
-        if !content.clocks.isEmpty { return try rasterizer.rasterize(content, clockTime: list.clockTime) }
+        if !content.clocks.isEmpty { return (try rasterizer.rasterize(content, clockTime: list.clockTime), nil) }
         let key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
         let raster = try cache.image(for: key) { () throws(RenderError) in
-            CardImage(image: try rasterizer.rasterize(content, clockTime: list.clockTime))
+            CardImage(wholeRaster: try rasterizer.rasterize(content, clockTime: list.clockTime))
         }
         guard let whole = raster.image else { throw RenderError(.imageCreationFailed, "a card raster is empty") }
-        return whole
+        return (whole, raster.runs)
     }
 
     /// The old content of a card whose fields changed, over the new only in the rows of the
@@ -404,9 +406,9 @@ public final class Renderer {
         _ card: Card, _ content: CardContent, _ fading: [Range<Int>], _ item: DisplayList.Item, list: DisplayList,
         rasterizer: CardRasterizer, onto image: PixmanImage, rows: Range<Int>?
     ) throws(RenderError) {
-        let raster = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
+        let (raster, runs) = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
         guard item.scale == 1, item.rotation == 0, item.tint == nil else {
-            return try CardCompositor.draw(raster, item, onto: image, within: rows)
+            return try CardCompositor.draw(raster, item, onto: image, within: rows, runs: runs)
         }
         let x = Int32(item.frame.x.rounded())
         let y = Int32(item.frame.y.rounded())
