@@ -121,7 +121,7 @@ enum TurnedCardCompositor {
                     if color != lastColor || under != lastUnder {
                         lastColor = color
                         lastUnder = under
-                        lastBlend = over(opacity == 255 ? color : multiply(color, by: opacity), under)
+                        lastBlend = Self.over(color, at: opacity, under)
                     }
                     out[x] = lastBlend
                 }
@@ -133,10 +133,33 @@ enum TurnedCardCompositor {
     }
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
-    /// `perStep` is a little under 1 / step. At least 1.
+    /// `perStep` is a little under 1 / step. At least 1. The quotient q is rounded to nearest
+    /// after taking half off, which is never above floor(q) and at most one below it, by adding
+    /// 1.5 * 2^52 (whose last bits then hold the integer): `Int(q)` checks its range first.
     @inline(__always)
     static func steps(within distance: Int32, perStep: Double) -> Int {
-        Int(Double(distance &- 1) * perStep) &+ 1
+        let quotient = Double(distance &- 1) * perStep - 0.5 + 0x1.8p52
+        return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: quotient.bitPattern)) &+ 1
+    }
+
+    /// `color` at `opacity` OVER `under`, one pixel in 16-bit lanes (the arithmetic of `blend`).
+    @inline(__always)
+    static func over(_ color: UInt32, at opacity: UInt32, _ under: UInt32) -> UInt32 {
+        let pixels = unsafeBitCast(SIMD4<UInt32>(color, under, 0, 0), to: SIMD8<UInt16>.self)
+        var low = pixels & 0xFF
+        var high = pixels &>> 8
+        // Lanes 0 and 1 hold the color's channels; the opacity applies to them only.
+        let fade = SIMD8<UInt16>(UInt16(opacity), UInt16(opacity), 255, 255, 255, 255, 255, 255)
+        low = scaledLanes(low, factor: fade)
+        high = scaledLanes(high, factor: fade)
+        let alpha = UInt32(high[1])
+        if alpha == 255 { return UInt32(low[0]) | UInt32(high[0]) << 8 | UInt32(low[1]) << 16 | 0xFF00_0000 }
+        let factor = SIMD8<UInt16>(repeating: UInt16(255 - alpha))
+        // The color's lanes moved onto the pixel's: lanes 2 and 3 (the under pixel) + lanes 0 and 1.
+        let blendedLow = saturated(scaledLanes(low, factor: factor) &+ SIMD8(0, 0, low[0], low[1], 0, 0, 0, 0))
+        let blendedHigh = saturated(scaledLanes(high, factor: factor) &+ SIMD8(0, 0, high[0], high[1], 0, 0, 0, 0))
+        let result = unsafeBitCast(blendedLow | blendedHigh &<< 8, to: SIMD4<UInt32>.self)
+        return result[1]
     }
 
     /// `color` (premultiplied, opacity applied) OVER `under`, as pixman's combiner rounds.
