@@ -30,6 +30,7 @@ enum TurnedCardCompositor {
         let innerHeight = UInt32(max(0, height - 1))
         // Runs are followed left to right through the raster, in 32-bit fixed point.
         let runs = stepX > 0 && width < 0x7000 && height < 0x7000 ? runs : nil
+        let mapSize = Int(width) * Int(height)
         // Divisions by the steps, as multiplications a hair too small: a count one short only
         // starts the next run a pixel early, a count one long would be wrong.
         let perStepX = 1 / Double(stepX) * (1 - 0x1p-30)
@@ -70,19 +71,28 @@ enum TurnedCardCompositor {
                 if UInt32(bitPattern: left) < innerWidth, UInt32(bitPattern: top) < innerHeight {
                     let offset = Int(top) &* sourceRow &+ Int(left)
                     if let runs {
-                        let length = Int32(runs[Int(top) &* Int(width) &+ Int(left)])
+                        // A run valid from `top - slack` to `top + slack`, or on `top` alone.
+                        let index = Int(top) &* Int(width) &+ Int(left)
+                        var length = Int32(runs[mapSize &+ index])
+                        var slack = Int32(UniformBlockRuns.slack)
+                        if length == 0 {
+                            length = Int32(runs[index])
+                            slack = 0
+                        }
                         if length != 0 {
                             // The pixels whose samples stay in this run of uniform blocks: left
-                            // below left + length, top unchanged.
+                            // below left + length, top within the rows the run holds for.
                             var count = Self.steps(
                                 within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: perStepX)
                             if stepY > 0 {
                                 count = min(
-                                    count, Self.steps(within: ((top &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY)
-                                )
+                                    count,
+                                    Self.steps(
+                                        within: ((top &+ slack &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY))
                             } else if stepY < 0 {
                                 count = min(
-                                    count, Self.steps(within: fixedY &- ((top << 16) &+ 0x7FFF), perStep: perStepY))
+                                    count,
+                                    Self.steps(within: fixedY &- (((top &- slack) << 16) &+ 0x7FFF), perStep: perStepY))
                             }
                             count = min(count, end &- x)
                             let color = sourcePixels[offset]

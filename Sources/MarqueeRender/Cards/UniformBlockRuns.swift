@@ -2,12 +2,16 @@
 /// four equal texels (capped at 255): the blocks a bilinear sample can fall in and come out as
 /// that one color, exactly, with no interpolation. A card is mostly its fill, so the compositor
 /// reads one count and blends a whole run of frame pixels with one color, where it would read
-/// and compare four texels for every pixel. Built on first use and kept with the raster (one byte
-/// a texel, a quarter of the raster's own memory); a raster's pixels never change once made.
+/// and compare four texels for every pixel. A second map holds the same counts for the rows two
+/// above to two below (their least): a turned card's samples drift across rows, and a run valid
+/// on five rows lasts five times as long. Built on first use and kept with the raster (two bytes
+/// a texel, half the raster's own memory); a raster's pixels never change once made.
 final class UniformBlockRuns {
-    /// Texels per row of the map: the raster's width.
+    /// Texels per row of each map: the raster's width.
     let width: Int
     let height: Int
+    /// How many rows above and below the second map's runs hold for.
+    static let slack = 2
     private var lengths: UnsafeMutablePointer<UInt8>?
 
     init(width: Int, height: Int) {
@@ -17,16 +21,18 @@ final class UniformBlockRuns {
 
     deinit { lengths?.deallocate() }
 
-    /// The memory the map takes once built, counted in the raster cache's budget from the start.
-    var byteCount: Int { width * height }
+    /// The memory the maps take once built, counted in the raster cache's budget from the start.
+    var byteCount: Int { 2 * width * height }
 
-    /// The counts for `raster` (the raster this map was made for), built on the first call.
+    /// The counts for `raster` (the raster this map was made for), built on the first call: the
+    /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
+    /// [(height + y) * width + x].
     func lengths(of raster: PixmanImage) -> UnsafePointer<UInt8>? {
         if let lengths { return UnsafePointer(lengths) }
         guard raster.width == width, raster.height == height, width > 0, height > 0,
             let pixels = raster.pixels?.assumingMemoryBound(to: UInt32.self)
         else { return nil }
-        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
+        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * width * height)
         let sourceRow = raster.stride / 4
         // The last row and column start no block: their neighbours are outside (transparent),
         // which would need checking; 0 sends those samples to the per-pixel path.
@@ -43,11 +49,39 @@ final class UniformBlockRuns {
             var x = width - 2
             while x >= 0 {
                 let texel = top[x]
-                let uniform = texel == top[x + 1] && texel == bottom[x] && texel == bottom[x + 1]
+                // Zero where all four texels are equal (no branches).
+                let differences = (texel ^ top[x + 1]) | (texel ^ bottom[x]) | (texel ^ bottom[x + 1])
                 // Two neighbouring uniform blocks share two texels, so they have the same color.
-                next = uniform ? (next == 255 ? 255 : next + 1) : 0
+                next = differences != 0 ? 0 : (next == 255 ? 255 : next + 1)
                 out[x] = next
                 x -= 1
+            }
+        }
+        // Uniform blocks above one another share a row of texels too: the least count over the
+        // rows is a run of one color on all of them. Rows past the raster's edges count 0.
+        let slack = Self.slack
+        for y in 0..<height {
+            let out = map + (height + y) * width
+            guard y >= slack, y + slack < height else {
+                out.initialize(repeating: 0, count: width)
+                continue
+            }
+            let first = map + (y - slack) * width
+            var x = 0
+            while x + 16 <= width {
+                var least = UnsafeRawPointer(first + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                for row in 1...(2 * slack) {
+                    least = pointwiseMin(
+                        least, UnsafeRawPointer(first + row * width + x).loadUnaligned(as: SIMD16<UInt8>.self))
+                }
+                UnsafeMutableRawPointer(out + x).storeBytes(of: least, as: SIMD16<UInt8>.self)
+                x += 16
+            }
+            while x < width {
+                var least = first[x]
+                for row in 1...(2 * slack) { least = min(least, first[row * width + x]) }
+                out[x] = least
+                x += 1
             }
         }
         lengths = map
