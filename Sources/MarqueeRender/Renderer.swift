@@ -57,6 +57,15 @@ public final class Renderer {
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
     private var layersMadeThisFrame = 0
     private static let layersPerFrame = 2
+    /// Maps of uniform blocks (`UniformBlockRuns`) built in the frame being drawn, frames drawn,
+    /// and the raster cache's count of rasters made when the frame began. A transition's first
+    /// frames make the rasters of every card it turns or scales; a raster's map (about half a
+    /// millisecond here, a 1840x160 card) waits until its third frame, in a frame that makes no
+    /// raster, one a frame, so that no frame pays for them all at once.
+    private var runMapsBuiltThisFrame = 0
+    private static let runMapsPerFrame = 1
+    private var frameNumber = 0
+    private var rastersMadeBeforeFrame = 0
     /// Surfaces shared by every card of the same size, fill and boxes.
     private var backgrounds: [CardSurface: PixmanImage] = [:]
     /// Section headers: their laid-out titles and, for transformed ones, their images.
@@ -181,6 +190,9 @@ public final class Renderer {
         swap(&targets[target].drawn, &wanted)
         guard !damage.bands.isEmpty else { return 0..<0 }
         layersMadeThisFrame = 0
+        runMapsBuiltThisFrame = 0
+        frameNumber &+= 1
+        rastersMadeBeforeFrame = cache.rasterizedCount
         planInteriors(list, deck: deck)
         do {
             if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
@@ -380,7 +392,23 @@ public final class Renderer {
             return
         }
         let (raster, runs) = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
-        try CardCompositor.draw(raster, item, onto: image, within: rows, runs: runs)
+        try CardCompositor.draw(raster, item, onto: image, within: rows, runs: usable(runs))
+    }
+
+    /// `runs` when its map is built or may be built in this frame; nil sends the card through
+    /// the compositor's per-pixel path (or pixman's, unturned), as fast as before maps existed.
+    private func usable(_ runs: UniformBlockRuns?) -> UniformBlockRuns? {
+        guard let runs else { return nil }
+        if runs.isBuilt { return runs }
+        guard let first = runs.firstFrameDrawn else {
+            runs.firstFrameDrawn = frameNumber
+            return nil
+        }
+        guard frameNumber - first >= 2, runMapsBuiltThisFrame < Self.runMapsPerFrame,
+            cache.rasterizedCount == rastersMadeBeforeFrame
+        else { return nil }
+        runMapsBuiltThisFrame += 1
+        return runs
     }
 
     /// A card's whole raster, with its map of uniform blocks when it is kept across frames (a
@@ -408,7 +436,7 @@ public final class Renderer {
     ) throws(RenderError) {
         let (raster, runs) = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
         guard item.scale == 1, item.rotation == 0, item.tint == nil else {
-            return try CardCompositor.draw(raster, item, onto: image, within: rows, runs: runs)
+            return try CardCompositor.draw(raster, item, onto: image, within: rows, runs: usable(runs))
         }
         let x = Int32(item.frame.x.rounded())
         let y = Int32(item.frame.y.rounded())

@@ -13,6 +13,10 @@ final class UniformBlockRuns {
     /// How many rows above and below the second map's runs hold for.
     static let slack = 2
     private var lengths: UnsafeMutablePointer<UInt8>?
+    /// The renderer's number of the first frame that drew the raster transformed (it spreads
+    /// the building of maps over frames).
+    var firstFrameDrawn: Int?
+    var isBuilt: Bool { lengths != nil }
 
     init(width: Int, height: Int) {
         self.width = width
