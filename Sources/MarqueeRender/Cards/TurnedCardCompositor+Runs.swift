@@ -105,7 +105,7 @@ extension TurnedCardCompositor {
                     color =
                         topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
                         ? topLeft
-                        : bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                        : bilinearLanes(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     color = 0
                 } else {
@@ -129,6 +129,35 @@ extension TurnedCardCompositor {
                 fixedY &+= stepY
             }
         }
+    }
+
+    /// `bilinear` in 16-bit lanes: the same weighted sum, truncated the same way. The rows are
+    /// weighted and added first (each column's channel below 2^15), then the columns: a column
+    /// c = 128 h + l makes the sum 128 (h-part) + (l-part), both below 2^16, and the result
+    /// (128 H + L) >> 14 is (H + L >> 7) >> 7, exactly.
+    @inline(__always)
+    static func bilinearLanes(
+        _ topLeft: UInt32, _ topRight: UInt32, _ bottomLeft: UInt32, _ bottomRight: UInt32, _ weightX: UInt32,
+        _ weightY: UInt32
+    ) -> UInt32 {
+        let texels = unsafeBitCast(SIMD4<UInt32>(topLeft, topRight, bottomLeft, bottomRight), to: SIMD8<UInt16>.self)
+        let down = UInt16(truncatingIfNeeded: weightY)
+        let vertical = SIMD8<UInt16>(lowHalf: SIMD4(repeating: 128 &- down), highHalf: SIMD4(repeating: down))
+        // Blue and red, then green and alpha: [left, left, right, right] after the rows are added.
+        let low = (texels & 0xFF) &* vertical
+        let high = (texels &>> 8) &* vertical
+        let lowColumns = low.lowHalf &+ low.highHalf
+        let highColumns = high.lowHalf &+ high.highHalf
+        // [blue, red, green, alpha] of the left column and of the right one.
+        let left = SIMD4<UInt16>(lowHalf: lowColumns.lowHalf, highHalf: highColumns.lowHalf)
+        let right = SIMD4<UInt16>(lowHalf: lowColumns.highHalf, highHalf: highColumns.highHalf)
+        let across = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: weightX))
+        let back = 128 &- across
+        let upper = (left &>> 7) &* back &+ (right &>> 7) &* across
+        let lower = (left & 0x7F) &* back &+ (right & 0x7F) &* across
+        let channels = (upper &+ (lower &>> 7)) &>> 7
+        // Blue | green << 8 and red | alpha << 8: the pixel's two 16-bit halves.
+        return unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
     }
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
