@@ -7,11 +7,14 @@ import CPixman
 /// the cost: pixman fetches each span into a scanline buffer with a generic fetcher, clears and
 /// combines it in separate passes; this reads four texels and writes the frame once, and skips
 /// the interpolation where the four texels are equal, which on a card is most of it (its fill).
-/// `CardCompositorTests` holds it to pixman's output on random cards, turns, scales and opacities.
+/// With a map of the raster's uniform blocks (`UniformBlockRuns`), runs of one color are blended
+/// without reading texels at all (`compositeRuns`). `TurnedCardCompositorTests` holds both paths
+/// to pixman's output on random cards, turns, scales and opacities.
 enum TurnedCardCompositor {
     /// `source` is premultiplied a8r8g8b8; `target` is x8r8g8b8 or a8r8g8b8 (its fourth byte is
     /// blended like pixman's, as it is stored). `transform` maps target pixel centres to source
-    /// coordinates; `opacity` is the solid mask's 8-bit alpha (255: none).
+    /// coordinates; `opacity` is the solid mask's 8-bit alpha (255: none); `runs` the raster's
+    /// `UniformBlockRuns` counts, when built.
     static func composite(
         _ source: PixmanImage, transform: pixman_transform, opacity: UInt32, outline: TurnedCardOutline,
         rows: Range<Int32>, columns: Range<Int32>, runs: UnsafePointer<UInt8>? = nil, onto target: PixmanImage

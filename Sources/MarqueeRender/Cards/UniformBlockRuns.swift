@@ -4,8 +4,9 @@
 /// reads one count and blends a whole run of frame pixels with one color, where it would read
 /// and compare four texels for every pixel. A second map holds the same counts for the rows two
 /// above to two below (their least): a turned card's samples drift across rows, and a run valid
-/// on five rows lasts five times as long. Built on first use and kept with the raster (two bytes
-/// a texel, half the raster's own memory); a raster's pixels never change once made.
+/// on five rows lasts until they leave all five, not one. Built on first use and kept with the
+/// raster (two bytes a texel, half the raster's own memory); a raster's pixels never change once
+/// made.
 final class UniformBlockRuns {
     /// Texels per row of each map: the raster's width.
     let width: Int
