@@ -173,21 +173,34 @@ extension TurnedCardCompositor {
     /// `color` at `opacity` OVER `under`, one pixel in 16-bit lanes (the arithmetic of `blend`).
     @inline(__always)
     static func over(_ color: UInt32, at opacity: UInt32, _ under: UInt32) -> UInt32 {
-        let pixels = unsafeBitCast(SIMD4<UInt32>(color, under, 0, 0), to: SIMD8<UInt16>.self)
-        var low = pixels & 0xFF
-        var high = pixels &>> 8
-        // Lanes 0 and 1 hold the color's channels; the opacity applies to them only.
-        let fade = SIMD8<UInt16>(UInt16(opacity), UInt16(opacity), 255, 255, 255, 255, 255, 255)
-        low = scaledLanes(low, factor: fade)
-        high = scaledLanes(high, factor: fade)
-        let alpha = UInt32(high[1])
-        if alpha == 255 { return UInt32(low[0]) | UInt32(high[0]) << 8 | UInt32(low[1]) << 16 | 0xFF00_0000 }
-        let factor = SIMD8<UInt16>(repeating: UInt16(255 - alpha))
-        // The color's lanes moved onto the pixel's: lanes 2 and 3 (the under pixel) + lanes 0 and 1.
-        let blendedLow = saturated(scaledLanes(low, factor: factor) &+ SIMD8(0, 0, low[0], low[1], 0, 0, 0, 0))
-        let blendedHigh = saturated(scaledLanes(high, factor: factor) &+ SIMD8(0, 0, high[0], high[1], 0, 0, 0, 0))
-        let result = unsafeBitCast(blendedLow | blendedHigh &<< 8, to: SIMD4<UInt32>.self)
-        return result[1]
+        var faded = channels(of: color)
+        if opacity != 255 { faded = scaledLanes(faded, by: UInt16(truncatingIfNeeded: opacity)) }
+        let alpha = faded[3]
+        if alpha == 255 { return pixel(of: faded) }
+        let sum = scaledLanes(channels(of: under), by: 255 &- alpha) &+ faded
+        // At most 510: a sum of 256 or more becomes all ones, whose low byte is 255.
+        return pixel(of: (sum | (0 &- (sum &>> 8))) & 0xFF)
+    }
+
+    /// A pixel's channels, one a lane: blue, red, green, alpha (its two 16-bit halves split into
+    /// low and high bytes).
+    @inline(__always)
+    static func channels(of pixel: UInt32) -> SIMD4<UInt16> {
+        let halves = unsafeBitCast(pixel, to: SIMD2<UInt16>.self)
+        return SIMD4(lowHalf: halves & 0xFF, highHalf: halves &>> 8)
+    }
+
+    /// The pixel of `channels` (blue, red, green, alpha, each at most 255).
+    @inline(__always)
+    static func pixel(of channels: SIMD4<UInt16>) -> UInt32 {
+        unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
+    }
+
+    /// Channels times `factor` / 255, rounded as pixman does.
+    @inline(__always)
+    static func scaledLanes(_ channels: SIMD4<UInt16>, by factor: UInt16) -> SIMD4<UInt16> {
+        let product = channels &* SIMD4(repeating: factor) &+ 0x80
+        return (product &+ (product &>> 8)) &>> 8
     }
 
     /// `color` (premultiplied, opacity applied) OVER `under`, as pixman's combiner rounds.
