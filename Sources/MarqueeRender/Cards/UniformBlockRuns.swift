@@ -39,6 +39,9 @@ final class UniformBlockRuns {
         else { return nil }
         let map = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * width * height)
         let sourceRow = raster.stride / 4
+        // A row's differences, four texels at a time: zero where a block is uniform.
+        let differences = UnsafeMutablePointer<UInt32>.allocate(capacity: width + 4)
+        defer { differences.deallocate() }
         // The last row and column start no block: their neighbours are outside (transparent),
         // which would need checking; 0 sends those samples to the per-pixel path.
         for y in 0..<height {
@@ -48,16 +51,34 @@ final class UniformBlockRuns {
                 out.initialize(repeating: 0, count: width)
                 break
             }
-            let top = pixels + y * sourceRow
-            let bottom = top + sourceRow
+            let top = UnsafeRawPointer(pixels + y * sourceRow)
+            let bottom = top + raster.stride
+            var x = 0
+            while x + 4 < width {
+                func texels(_ row: UnsafeRawPointer, _ column: Int) -> SIMD4<UInt32> {
+                    row.loadUnaligned(fromByteOffset: column * 4, as: SIMD4<UInt32>.self)
+                }
+                let texel = texels(top, x)
+                let difference =
+                    (texel ^ texels(top, x + 1)) | (texel ^ texels(bottom, x)) | (texel ^ texels(bottom, x + 1))
+                UnsafeMutableRawPointer(differences + x).storeBytes(of: difference, as: SIMD4<UInt32>.self)
+                x += 4
+            }
+            while x < width - 1 {
+                let texel = top.load(fromByteOffset: x * 4, as: UInt32.self)
+                let difference =
+                    (texel ^ top.load(fromByteOffset: x * 4 + 4, as: UInt32.self))
+                    | (texel ^ bottom.load(fromByteOffset: x * 4, as: UInt32.self))
+                    | (texel ^ bottom.load(fromByteOffset: x * 4 + 4, as: UInt32.self))
+                differences[x] = difference
+                x += 1
+            }
+            // Counted from the right. Two neighbouring uniform blocks share two texels, so they
+            // have the same color.
             var next: UInt8 = 0
-            var x = width - 2
+            x = width - 2
             while x >= 0 {
-                let texel = top[x]
-                // Zero where all four texels are equal (no branches).
-                let differences = (texel ^ top[x + 1]) | (texel ^ bottom[x]) | (texel ^ bottom[x + 1])
-                // Two neighbouring uniform blocks share two texels, so they have the same color.
-                next = differences != 0 ? 0 : (next == 255 ? 255 : next + 1)
+                next = differences[x] != 0 ? 0 : (next == 255 ? 255 : next + 1)
                 out[x] = next
                 x -= 1
             }
