@@ -57,6 +57,15 @@ public final class Renderer {
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
     private var layersMadeThisFrame = 0
     private static let layersPerFrame = 2
+    /// Maps of uniform blocks (`UniformBlockRuns`) built in the frame being drawn, frames drawn,
+    /// and the raster cache's count of rasters made when the frame began. A transition's first
+    /// frames make the rasters of every card it turns or scales; a raster's map (about half a
+    /// millisecond here, a 1840x160 card) waits until its third frame, in a frame that makes no
+    /// raster, one a frame, so that no frame pays for them all at once.
+    private var runMapsBuiltThisFrame = 0
+    private static let runMapsPerFrame = 1
+    private var frameNumber = 0
+    private var rastersMadeBeforeFrame = 0
     /// Surfaces shared by every card of the same size, fill and boxes.
     private var backgrounds: [CardSurface: PixmanImage] = [:]
     /// Section headers: their laid-out titles and, for transformed ones, their images.
@@ -181,6 +190,9 @@ public final class Renderer {
         swap(&targets[target].drawn, &wanted)
         guard !damage.bands.isEmpty else { return 0..<0 }
         layersMadeThisFrame = 0
+        runMapsBuiltThisFrame = 0
+        frameNumber &+= 1
+        rastersMadeBeforeFrame = cache.rasterizedCount
         planInteriors(list, deck: deck)
         do {
             if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
@@ -379,21 +391,39 @@ public final class Renderer {
             try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
             return
         }
-        let raster = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
-        try CardCompositor.draw(raster, item, onto: image, within: rows)
+        let (raster, runs) = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
+        try CardCompositor.draw(raster, item, onto: image, within: rows, runs: usable(runs))
     }
 
+    /// `runs` when its map is built or may be built in this frame; nil sends the card through
+    /// the compositor's per-pixel path (or pixman's, unturned), as fast as before maps existed.
+    private func usable(_ runs: UniformBlockRuns?) -> UniformBlockRuns? {
+        guard let runs else { return nil }
+        if runs.isBuilt { return runs }
+        guard let first = runs.firstFrameDrawn else {
+            runs.firstFrameDrawn = frameNumber
+            return nil
+        }
+        guard frameNumber - first >= 2, runMapsBuiltThisFrame < Self.runMapsPerFrame,
+            cache.rasterizedCount == rastersMadeBeforeFrame
+        else { return nil }
+        runMapsBuiltThisFrame += 1
+        return runs
+    }
+
+    /// A card's whole raster, with its map of uniform blocks when it is kept across frames (a
+    /// raster drawn for one frame only would not repay the map).
     private func wholeRaster(_ card: Card, _ content: CardContent, list: DisplayList, rasterizer: CardRasterizer)
-        throws(RenderError) -> PixmanImage
+        throws(RenderError) -> (PixmanImage, UniformBlockRuns?)
     {
         // A clock's text changes: its card is drawn anew each frame it is shown transformed.
-        if !content.clocks.isEmpty { return try rasterizer.rasterize(content, clockTime: list.clockTime) }
+        if !content.clocks.isEmpty { return (try rasterizer.rasterize(content, clockTime: list.clockTime), nil) }
         let key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
         let raster = try cache.image(for: key) { () throws(RenderError) in
-            CardImage(image: try rasterizer.rasterize(content, clockTime: list.clockTime))
+            CardImage(wholeRaster: try rasterizer.rasterize(content, clockTime: list.clockTime))
         }
         guard let whole = raster.image else { throw RenderError(.imageCreationFailed, "a card raster is empty") }
-        return whole
+        return (whole, raster.runs)
     }
 
     /// The old content of a card whose fields changed, over the new only in the rows of the
@@ -404,9 +434,9 @@ public final class Renderer {
         _ card: Card, _ content: CardContent, _ fading: [Range<Int>], _ item: DisplayList.Item, list: DisplayList,
         rasterizer: CardRasterizer, onto image: PixmanImage, rows: Range<Int>?
     ) throws(RenderError) {
-        let raster = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
+        let (raster, runs) = try wholeRaster(card, content, list: list, rasterizer: rasterizer)
         guard item.scale == 1, item.rotation == 0, item.tint == nil else {
-            return try CardCompositor.draw(raster, item, onto: image, within: rows)
+            return try CardCompositor.draw(raster, item, onto: image, within: rows, runs: usable(runs))
         }
         let x = Int32(item.frame.x.rounded())
         let y = Int32(item.frame.y.rounded())

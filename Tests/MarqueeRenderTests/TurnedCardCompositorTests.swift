@@ -72,6 +72,109 @@ final class TurnedCardCompositorTests: XCTestCase {
         XCTAssertEqual(differing, 0)
     }
 
+    /// The same, through the runs of uniform blocks (a card raster kept across frames): rasters
+    /// with large plain areas (where runs are long), spots and stripes (where they break), a
+    /// transparent margin, colors that are not validly premultiplied now and then (pixman
+    /// saturates them), any turn (right angles and beyond included) or none with a scale, and
+    /// frames large and small, over targets of a plain color with noise.
+    func testRunsOfUniformBlocksMatchPixmanPixelForPixel() throws {
+        var random = SplitMix64(seed: 19)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        func color() -> UInt32 {
+            if below(10) == 0 { return UInt32(truncatingIfNeeded: random.next()) }
+            let alpha = UInt32(below(256))
+            func channel() -> UInt32 { UInt32(below(Int(alpha) + 1)) }
+            return alpha << 24 | channel() << 16 | channel() << 8 | channel()
+        }
+        let targetWidth = 320
+        let targetHeight = 200
+        var differing = 0
+        var runsUsed = 0
+        for round in 0..<160 {
+            let width = 2 + below(below(2) == 0 ? 40 : 300)
+            let height = 2 + below(below(2) == 0 ? 20 : 120)
+            let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height)
+            let fill = below(3) == 0 ? 0xFF00_0000 | UInt32(below(1 << 24)) : color()
+            let other = color()
+            let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+            let margin = below(3)
+            let spots = below(4)
+            let stripe = below(3) == 0 ? below(height) : -1
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inside = x >= margin && y >= margin && x < width - margin && y < height - margin
+                    let texel: UInt32 =
+                        !inside ? 0 : y == stripe ? other : spots > 0 && below(40 / spots) == 0 ? color() : fill
+                    pixels[y * raster.stride / 4 + x] = texel
+                }
+            }
+            let target = try PixmanImage(format: PIXMAN_x8r8g8b8, width: targetWidth, height: targetHeight)
+            let under = target.pixels!.assumingMemoryBound(to: UInt32.self)
+            let plain = UInt32(truncatingIfNeeded: random.next())
+            for index in 0..<(targetWidth * targetHeight) {
+                under[index] = below(7) == 0 ? UInt32(truncatingIfNeeded: random.next()) : plain
+            }
+            let reference = try PixmanImage(format: PIXMAN_x8r8g8b8, width: targetWidth, height: targetHeight)
+            reference.pixels!.copyMemory(from: target.pixels!, byteCount: target.byteCount)
+
+            var item = DisplayList.Item(
+                content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
+                frame: Rect(
+                    x: Double(below(360)) - 60 + unit(), y: Double(below(240)) - 40 + unit(), width: Double(width),
+                    height: Double(height)))
+            switch below(4) {
+            case 0: item.rotation = 0
+            case 1: item.rotation = (unit() - 0.5) * 0.6
+            case 2: item.rotation = (unit() - 0.5) * 7
+            default: item.rotation = Double(below(4)) * .pi / 2 + (unit() - 0.5) * 0.01
+            }
+            item.scale = item.rotation == 0 || below(3) > 0 ? 0.2 + unit() * 1.6 : 1
+            if item.scale == 1 && item.rotation == 0 { item.scale = 0.7 }
+            item.alpha = below(3) == 0 ? 1 : 0.02 + unit()
+
+            let runs = UniformBlockRuns(width: width, height: height)
+            try CardCompositor.draw(raster, item, onto: target, runs: runs, turnedCards: .own)
+            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixman)
+            if let map = runs.lengths(of: raster), (0..<(width * height)).contains(where: { map[$0] > 3 }) {
+                runsUsed += 1
+            }
+            let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
+            var firstDifference: String?
+            for index in 0..<(targetWidth * targetHeight) where under[index] != expected[index] {
+                differing += 1
+                if firstDifference == nil {
+                    firstDifference =
+                        "at (\(index % targetWidth), \(index / targetWidth)): "
+                        + "\(String(under[index], radix: 16)) instead of \(String(expected[index], radix: 16))"
+                }
+            }
+            if let firstDifference {
+                XCTFail(
+                    "round \(round) (\(width)x\(height), rotation \(item.rotation), scale \(item.scale), "
+                        + "alpha \(item.alpha)): \(firstDifference)")
+            }
+        }
+        XCTAssertEqual(differing, 0)
+        XCTAssertGreaterThan(runsUsed, 100, "most rasters have long runs")
+    }
+
+    /// A run's length in the map: the blocks to its right that are uniform, up to a texel that
+    /// differs in either row; none on the last row and column.
+    func testUniformBlockRunsCountUniformBlocks() throws {
+        let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: 6, height: 3)
+        let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+        let row = raster.stride / 4
+        for y in 0..<3 { for x in 0..<6 { pixels[y * row + x] = 0x8040_2010 } }
+        pixels[1 * row + 4] = 0xFF00_0000
+        let runs = UniformBlockRuns(width: 6, height: 3)
+        let map = try XCTUnwrap(runs.lengths(of: raster))
+        XCTAssertEqual((0..<6).map { map[$0] }, [3, 2, 1, 0, 0, 0])
+        XCTAssertEqual((0..<6).map { map[6 + $0] }, [3, 2, 1, 0, 0, 0])
+        XCTAssertEqual((0..<6).map { map[12 + $0] }, [0, 0, 0, 0, 0, 0])
+        withExtendedLifetime(runs) {}
+    }
+
     /// The test above would pass if neither path drew anything: a turned opaque card must cover
     /// the target's pixels at its center.
     func testATurnedCardIsDrawn() throws {

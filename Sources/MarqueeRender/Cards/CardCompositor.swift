@@ -16,7 +16,7 @@ enum CardCompositor {
     /// clip is set to them, and whatever this sets as the clip is put back to them afterwards.
     static func draw(
         _ raster: PixmanImage, _ item: DisplayList.Item, onto target: PixmanImage, within band: Range<Int>? = nil,
-        turnedCards path: TurnedCardPath = .own
+        runs: UniformBlockRuns? = nil, turnedCards path: TurnedCardPath = .own
     ) throws(RenderError) {
         guard item.alpha > 0, item.scale > 1e-4 else { return }
         let opacity = min(item.alpha, 1)
@@ -45,13 +45,15 @@ enum CardCompositor {
         if let band { rows = rows.clamped(to: Int32(band.lowerBound)..<Int32(band.upperBound)) }
         guard !rows.isEmpty else { return }
         let columns = box.x..<(box.x + box.width)
-        if item.rotation != 0, tint == nil, path == .own, raster.format == PIXMAN_a8r8g8b8,
+        // Scaled but unturned cards go to pixman's SSE2 scaled bilinear path unless the raster's
+        // uniform blocks are known: then runs of one color are blended without interpolating.
+        if item.rotation != 0 || runs != nil, tint == nil, path == .own, raster.format == PIXMAN_a8r8g8b8,
             target.format == PIXMAN_x8r8g8b8 || target.format == PIXMAN_a8r8g8b8
         {
             TurnedCardCompositor.composite(
                 raster, transform: transform, opacity: UInt32(solidMaskAlpha(opacity) >> 8),
                 outline: TurnedCardOutline(item, rasterWidth: raster.width, rasterHeight: raster.height), rows: rows,
-                columns: columns, onto: target)
+                columns: columns, runs: runs?.lengths(of: raster), onto: target)
             return
         }
         var fixed = transform

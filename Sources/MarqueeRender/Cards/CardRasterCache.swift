@@ -15,14 +15,21 @@ struct CardImage {
         var color: PixmanImage?
     }
     var parts: [Part] = []
+    /// A whole raster's uniform blocks, built the first time it is drawn scaled or turned.
+    var runs: UniformBlockRuns?
 
     init() {}
     init(image: PixmanImage, x: Int = 0, y: Int = 0) { parts = [Part(image: image, x: x, y: y)] }
     init(parts: [Part]) { self.parts = parts }
+    /// A whole card's raster, with room for its map of uniform blocks.
+    init(wholeRaster image: PixmanImage) {
+        parts = [Part(image: image, x: 0, y: 0)]
+        runs = UniformBlockRuns(width: image.width, height: image.height)
+    }
 
     /// The whole raster (the first part).
     var image: PixmanImage? { parts.first?.image }
-    var byteCount: Int { parts.reduce(0) { $0 + ($1.isColor ? 0 : $1.image.byteCount) } }
+    var byteCount: Int { parts.reduce(runs?.byteCount ?? 0) { $0 + ($1.isColor ? 0 : $1.image.byteCount) } }
 }
 
 /// Card images (full rasters, or text layers) kept across frames while a card's content and size

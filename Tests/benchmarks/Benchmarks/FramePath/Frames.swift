@@ -81,7 +81,8 @@ func turnedCardFrames() throws -> AlternatingFrames {
         list.items = [item]
         return list
     }
-    return try AlternatingFrames(deck: benchDeck(cards: 1), lists: lists, warmUpFrames: 2)
+    // Four warm-up frames: a raster's map of uniform blocks is built in its third frame.
+    return try AlternatingFrames(deck: benchDeck(cards: 1), lists: lists, warmUpFrames: 4)
 }
 
 /// A slow scroll over cards whose rasters and text layers are all cached: the scene computes the

@@ -1,0 +1,281 @@
+import CPixman
+
+/// The compositor's path for rasters with a map of uniform blocks (`UniformBlockRuns`): a sample
+/// that falls in a run of uniform blocks starts a run of frame pixels that all take that one
+/// color, blended four at a time in 16-bit lanes; other samples are interpolated one by one as
+/// in `compositePixels`. The same pixels, exactly, as pixman gives.
+extension TurnedCardCompositor {
+    static func compositeRuns(
+        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32, outline: TurnedCardOutline,
+        rows: Range<Int32>, columns: Range<Int32>, runs: UnsafePointer<UInt8>, onto target: PixmanImage
+    ) {
+        guard let sourcePixels = pixman_image_get_data(source.handle),
+            let targetPixels = pixman_image_get_data(target.handle)
+        else { return }
+        var transform = transform
+        let stepX = transform.matrix.0.0
+        let stepY = transform.matrix.1.0
+        let sourceRow = source.stride / 4
+        let targetRow = target.stride / 4
+        let width = Int32(source.width)
+        let height = Int32(source.height)
+        let innerWidth = UInt32(max(0, width - 1))
+        let innerHeight = UInt32(max(0, height - 1))
+        let mapSize = Int(width) * Int(height)
+        // Divisions by the steps, as multiplications a hair too small: a count one short only
+        // starts the next run a pixel early, a count one long would be wrong.
+        let perStepX = 1 / Double(stepX) * (1 - 0x1p-30)
+        let perStepY = 1 / Double(abs(stepY)) * (1 - 0x1p-30)
+        // The last run's color and that color at the opacity.
+        var runColor: UInt32 = 0
+        var runFaded: UInt32 = 0
+
+        /// A texel, or transparent outside the raster (pixman's REPEAT_NONE).
+        func texel(_ x: Int32, _ y: Int32) -> UInt32 {
+            guard x >= 0, y >= 0, x < width, y < height else { return 0 }
+            return sourcePixels[Int(y) * sourceRow + Int(x)]
+        }
+
+        // The last color blended, the pixel it was blended over and the result (0 over 0 is 0).
+        var lastColor: UInt32 = 0
+        var lastUnder: UInt32 = 0
+        var lastBlend: UInt32 = 0
+        for y in rows {
+            guard let span = outline.span(ofRow: y, within: columns) else { continue }
+            // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
+            var point = pixman_vector(vector: ((span.x1 << 16) + 0x8000, (y << 16) + 0x8000, 0x10000))
+            guard pixman_transform_point_3d(&transform, &point) != 0 else { continue }
+            var fixedX = point.vector.0
+            var fixedY = point.vector.1
+            let out = targetPixels + Int(y) * targetRow
+            var x = Int(span.x1)
+            let end = Int(span.x2)
+            while x < end {
+                // The four texels around the sample point, which is half a texel up and left.
+                let sampleX = fixedX &- 0x8000
+                let sampleY = fixedY &- 0x8000
+                let left = sampleX >> 16
+                let top = sampleY >> 16
+                var color: UInt32
+                // Inside, all four texels: 0 <= left < width - 1 and 0 <= top < height - 1, one
+                // unsigned comparison each.
+                if UInt32(bitPattern: left) < innerWidth, UInt32(bitPattern: top) < innerHeight {
+                    let offset = Int(top) &* sourceRow &+ Int(left)
+                    // A run valid from `top - slack` to `top + slack`, or on `top` alone.
+                    let index = Int(top) &* Int(width) &+ Int(left)
+                    var length = Int32(runs[mapSize &+ index])
+                    var slack = Int32(UniformBlockRuns.slack)
+                    if length == 0 {
+                        length = Int32(runs[index])
+                        slack = 0
+                    }
+                    if length != 0 {
+                        // The pixels whose samples stay in this run of uniform blocks: left
+                        // below left + length, top within the rows the run holds for.
+                        var count = Self.steps(
+                            within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: perStepX)
+                        if stepY > 0 {
+                            count = min(
+                                count,
+                                Self.steps(
+                                    within: ((top &+ slack &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY))
+                        } else if stepY < 0 {
+                            count = min(
+                                count,
+                                Self.steps(within: fixedY &- (((top &- slack) << 16) &+ 0x7FFF), perStep: perStepY))
+                        }
+                        count = min(count, end &- x)
+                        let color = sourcePixels[offset]
+                        if color != runColor {
+                            runColor = color
+                            runFaded = opacity == 255 ? color : multiply(color, by: opacity)
+                        }
+                        blend(runFaded, over: out + x, count: count)
+                        x &+= count
+                        fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
+                        fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
+                        continue
+                    }
+                    let texels = sourcePixels + offset
+                    let topLeft = texels[0]
+                    let topRight = texels[1]
+                    let bottomLeft = texels[sourceRow]
+                    let bottomRight = texels[sourceRow &+ 1]
+                    // Equal texels interpolate to themselves exactly: no arithmetic needed.
+                    color =
+                        topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
+                        ? topLeft
+                        : bilinearLanes(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                } else if left >= width || top >= height || left < -1 || top < -1 {
+                    color = 0
+                } else {
+                    color = bilinear(
+                        texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
+                        weight(sampleX), weight(sampleY))
+                }
+                if color != 0 {
+                    // Most of a card is its fill over a plain background: the same color over the
+                    // same pixel, again and again. The last result is kept and reused for a repeat.
+                    let under = out[x]
+                    if color != lastColor || under != lastUnder {
+                        lastColor = color
+                        lastUnder = under
+                        lastBlend = Self.over(color, at: opacity, under)
+                    }
+                    out[x] = lastBlend
+                }
+                x &+= 1
+                fixedX &+= stepX
+                fixedY &+= stepY
+            }
+        }
+    }
+
+    /// `bilinear` in 16-bit lanes: the same weighted sum, truncated the same way. The rows are
+    /// weighted and added first (each column's channel below 2^15), then the columns: a column
+    /// c = 128 h + l makes the sum 128 (h-part) + (l-part), both below 2^16, and the result
+    /// (128 H + L) >> 14 is (H + L >> 7) >> 7, exactly.
+    @inline(__always)
+    static func bilinearLanes(
+        _ topLeft: UInt32, _ topRight: UInt32, _ bottomLeft: UInt32, _ bottomRight: UInt32, _ weightX: UInt32,
+        _ weightY: UInt32
+    ) -> UInt32 {
+        let texels = unsafeBitCast(SIMD4<UInt32>(topLeft, topRight, bottomLeft, bottomRight), to: SIMD8<UInt16>.self)
+        let down = UInt16(truncatingIfNeeded: weightY)
+        let vertical = SIMD8<UInt16>(lowHalf: SIMD4(repeating: 128 &- down), highHalf: SIMD4(repeating: down))
+        // Blue and red, then green and alpha: [left, left, right, right] after the rows are added.
+        let low = (texels & 0xFF) &* vertical
+        let high = (texels &>> 8) &* vertical
+        let lowColumns = low.lowHalf &+ low.highHalf
+        let highColumns = high.lowHalf &+ high.highHalf
+        // [blue, red, green, alpha] of the left column and of the right one.
+        let left = SIMD4<UInt16>(lowHalf: lowColumns.lowHalf, highHalf: highColumns.lowHalf)
+        let right = SIMD4<UInt16>(lowHalf: lowColumns.highHalf, highHalf: highColumns.highHalf)
+        let across = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: weightX))
+        let back = 128 &- across
+        let upper = (left &>> 7) &* back &+ (right &>> 7) &* across
+        let lower = (left & 0x7F) &* back &+ (right & 0x7F) &* across
+        let channels = (upper &+ (lower &>> 7)) &>> 7
+        // Blue | green << 8 and red | alpha << 8: the pixel's two 16-bit halves.
+        return unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
+    }
+
+    /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
+    /// `perStep` is a little under 1 / step. At least 1. The quotient q is rounded to nearest
+    /// after taking half off, which is never above floor(q) and at most one below it, by adding
+    /// 1.5 * 2^52 (whose last bits then hold the integer): `Int(q)` checks its range first.
+    @inline(__always)
+    static func steps(within distance: Int32, perStep: Double) -> Int {
+        let quotient = Double(distance &- 1) * perStep - 0.5 + 0x1.8p52
+        return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: quotient.bitPattern)) &+ 1
+    }
+
+    /// `color` at `opacity` OVER `under`, one pixel in 16-bit lanes (the arithmetic of `blend`).
+    @inline(__always)
+    static func over(_ color: UInt32, at opacity: UInt32, _ under: UInt32) -> UInt32 {
+        var faded = channels(of: color)
+        if opacity != 255 { faded = scaledLanes(faded, by: UInt16(truncatingIfNeeded: opacity)) }
+        let alpha = faded[3]
+        if alpha == 255 { return pixel(of: faded) }
+        let sum = scaledLanes(channels(of: under), by: 255 &- alpha) &+ faded
+        // At most 510: a sum of 256 or more becomes all ones, whose low byte is 255.
+        return pixel(of: (sum | (0 &- (sum &>> 8))) & 0xFF)
+    }
+
+    /// A pixel's channels, one a lane: blue, red, green, alpha (its two 16-bit halves split into
+    /// low and high bytes).
+    @inline(__always)
+    static func channels(of pixel: UInt32) -> SIMD4<UInt16> {
+        let halves = unsafeBitCast(pixel, to: SIMD2<UInt16>.self)
+        return SIMD4(lowHalf: halves & 0xFF, highHalf: halves &>> 8)
+    }
+
+    /// The pixel of `channels` (blue, red, green, alpha, each at most 255).
+    @inline(__always)
+    static func pixel(of channels: SIMD4<UInt16>) -> UInt32 {
+        unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
+    }
+
+    /// Channels times `factor` / 255, rounded as pixman does.
+    @inline(__always)
+    static func scaledLanes(_ channels: SIMD4<UInt16>, by factor: UInt16) -> SIMD4<UInt16> {
+        let product = channels &* SIMD4(repeating: factor) &+ 0x80
+        return (product &+ (product &>> 8)) &>> 8
+    }
+
+    /// `color` (premultiplied, opacity applied) OVER `under`, as pixman's combiner rounds.
+    @inline(__always)
+    static func over(_ color: UInt32, _ under: UInt32) -> UInt32 {
+        let alpha = color >> 24
+        if alpha == 255 { return color }
+        return color == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), color)
+    }
+
+    /// One color OVER `count` pixels, four at a time in SSE2's (or NEON's) 16-bit lanes, with the
+    /// arithmetic of `over`: each channel under * (255 - alpha), rounded as pixman divides by 255,
+    /// plus the color's channel, saturating. The pixels are read as 16-bit lanes of two channels
+    /// each, split into low and high bytes (Swift's widening conversions between SIMD types are
+    /// generic calls, not instructions). A run not a multiple of four ends with the last four
+    /// pixels, computed from what they held before the loop blends any of them.
+    @inline(__always)
+    static func blend(_ color: UInt32, over out: UnsafeMutablePointer<UInt32>, count: Int) {
+        let alpha = color >> 24
+        if alpha == 255 {
+            out.update(repeating: color, count: count)
+            return
+        }
+        if color == 0 { return }
+        let factor = SIMD8<UInt16>(repeating: UInt16(255 - alpha))
+        let channels = unsafeBitCast(SIMD4<UInt32>(repeating: color), to: SIMD8<UInt16>.self)
+        // A premultiplied color (no channel above its alpha) cannot take a channel past 255.
+        if color & 0xFF <= alpha && (color >> 8) & 0xFF <= alpha && (color >> 16) & 0xFF <= alpha {
+            let low = channels & 0xFF
+            let high = channels & 0xFF00
+            blendChunks(over: out, count: count) { under in
+                (scaledLanes(under & 0xFF, factor: factor) &+ low)
+                    | (scaledLanes(under &>> 8, factor: factor) &<< 8 &+ high)
+            }
+        } else {
+            let low = channels & 0xFF
+            let high = channels &>> 8
+            blendChunks(over: out, count: count) { under in
+                saturated(scaledLanes(under & 0xFF, factor: factor) &+ low)
+                    | saturated(scaledLanes(under &>> 8, factor: factor) &+ high) &<< 8
+            }
+        }
+    }
+
+    /// `chunk` applied to every four pixels of `out` (fewer than four: through a copy).
+    @inline(__always)
+    static func blendChunks(
+        over out: UnsafeMutablePointer<UInt32>, count: Int, _ chunk: (SIMD8<UInt16>) -> SIMD8<UInt16>
+    ) {
+        let raw = UnsafeMutableRawPointer(out)
+        if count >= 4 {
+            let last = chunk(raw.loadUnaligned(fromByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self))
+            var index = 0
+            while index &+ 4 < count {
+                let under = raw.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<UInt16>.self)
+                raw.storeBytes(of: chunk(under), toByteOffset: index &* 4, as: SIMD8<UInt16>.self)
+                index &+= 4
+            }
+            raw.storeBytes(of: last, toByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)
+            return
+        }
+        var under = SIMD4<UInt32>(repeating: 0)
+        for index in 0..<count { under[index] = out[index] }
+        let result = unsafeBitCast(chunk(unsafeBitCast(under, to: SIMD8<UInt16>.self)), to: SIMD4<UInt32>.self)
+        for index in 0..<count { out[index] = result[index] }
+    }
+
+    /// Lanes of at most 510 clamped to 255: 256 or more becomes all ones, whose low byte is 255.
+    @inline(__always)
+    static func saturated(_ sum: SIMD8<UInt16>) -> SIMD8<UInt16> { (sum | (0 &- (sum &>> 8))) & 0xFF }
+
+    /// Channels of 0...255, one a lane: channel * factor / 255 rounded as pixman does.
+    @inline(__always)
+    static func scaledLanes(_ channel: SIMD8<UInt16>, factor: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let product = channel &* factor &+ 0x80
+        return (product &+ (product &>> 8)) &>> 8
+    }
+}

@@ -1,0 +1,116 @@
+/// For every texel of a card's raster, how many 2x2 blocks starting there and going right hold
+/// four equal texels (capped at 255): the blocks a bilinear sample can fall in and come out as
+/// that one color, exactly, with no interpolation. A card is mostly its fill, so the compositor
+/// reads one count and blends a whole run of frame pixels with one color, where it would read
+/// and compare four texels for every pixel. A second map holds the same counts for the rows two
+/// above to two below (their least): a turned card's samples drift across rows, and a run valid
+/// on five rows lasts until they leave all five, not one. Built on first use and kept with the
+/// raster (two bytes a texel, half the raster's own memory); a raster's pixels never change once
+/// made.
+final class UniformBlockRuns {
+    /// Texels per row of each map: the raster's width.
+    let width: Int
+    let height: Int
+    /// How many rows above and below the second map's runs hold for.
+    static let slack = 2
+    private var lengths: UnsafeMutablePointer<UInt8>?
+    /// The renderer's number of the first frame that drew the raster transformed (it spreads
+    /// the building of maps over frames).
+    var firstFrameDrawn: Int?
+    var isBuilt: Bool { lengths != nil }
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    deinit { lengths?.deallocate() }
+
+    /// The memory the maps take once built, counted in the raster cache's budget from the start.
+    var byteCount: Int { 2 * width * height }
+
+    /// The counts for `raster` (the raster this map was made for), built on the first call: the
+    /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
+    /// [(height + y) * width + x].
+    func lengths(of raster: PixmanImage) -> UnsafePointer<UInt8>? {
+        if let lengths { return UnsafePointer(lengths) }
+        guard raster.width == width, raster.height == height, width > 0, height > 0,
+            let pixels = raster.pixels?.assumingMemoryBound(to: UInt32.self)
+        else { return nil }
+        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * width * height)
+        let sourceRow = raster.stride / 4
+        // A row's differences, four texels at a time: zero where a block is uniform.
+        let differences = UnsafeMutablePointer<UInt32>.allocate(capacity: width + 4)
+        defer { differences.deallocate() }
+        // The last row and column start no block: their neighbours are outside (transparent),
+        // which would need checking; 0 sends those samples to the per-pixel path.
+        for y in 0..<height {
+            let out = map + y * width
+            out[width - 1] = 0
+            guard y < height - 1 else {
+                out.initialize(repeating: 0, count: width)
+                break
+            }
+            let top = UnsafeRawPointer(pixels + y * sourceRow)
+            let bottom = top + raster.stride
+            var x = 0
+            while x + 4 < width {
+                func texels(_ row: UnsafeRawPointer, _ column: Int) -> SIMD4<UInt32> {
+                    row.loadUnaligned(fromByteOffset: column * 4, as: SIMD4<UInt32>.self)
+                }
+                let texel = texels(top, x)
+                let difference =
+                    (texel ^ texels(top, x + 1)) | (texel ^ texels(bottom, x)) | (texel ^ texels(bottom, x + 1))
+                UnsafeMutableRawPointer(differences + x).storeBytes(of: difference, as: SIMD4<UInt32>.self)
+                x += 4
+            }
+            while x < width - 1 {
+                let texel = top.load(fromByteOffset: x * 4, as: UInt32.self)
+                let difference =
+                    (texel ^ top.load(fromByteOffset: x * 4 + 4, as: UInt32.self))
+                    | (texel ^ bottom.load(fromByteOffset: x * 4, as: UInt32.self))
+                    | (texel ^ bottom.load(fromByteOffset: x * 4 + 4, as: UInt32.self))
+                differences[x] = difference
+                x += 1
+            }
+            // Counted from the right. Two neighbouring uniform blocks share two texels, so they
+            // have the same color.
+            var next: UInt8 = 0
+            x = width - 2
+            while x >= 0 {
+                next = differences[x] != 0 ? 0 : (next == 255 ? 255 : next + 1)
+                out[x] = next
+                x -= 1
+            }
+        }
+        // Uniform blocks above one another share a row of texels too: the least count over the
+        // rows is a run of one color on all of them. Rows past the raster's edges count 0.
+        let slack = Self.slack
+        for y in 0..<height {
+            let out = map + (height + y) * width
+            guard y >= slack, y + slack < height else {
+                out.initialize(repeating: 0, count: width)
+                continue
+            }
+            let first = map + (y - slack) * width
+            var x = 0
+            while x + 16 <= width {
+                var least = UnsafeRawPointer(first + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                for row in 1...(2 * slack) {
+                    least = pointwiseMin(
+                        least, UnsafeRawPointer(first + row * width + x).loadUnaligned(as: SIMD16<UInt8>.self))
+                }
+                UnsafeMutableRawPointer(out + x).storeBytes(of: least, as: SIMD16<UInt8>.self)
+                x += 16
+            }
+            while x < width {
+                var least = first[x]
+                for row in 1...(2 * slack) { least = min(least, first[row * width + x]) }
+                out[x] = least
+                x += 1
+            }
+        }
+        lengths = map
+        return UnsafePointer(map)
+    }
+}
