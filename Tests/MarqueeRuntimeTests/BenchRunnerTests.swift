@@ -110,4 +110,24 @@ final class BenchRunnerTests: XCTestCase {
             XCTAssertEqual(number, time, accuracy: 0.0006)
         }
     }
+
+    /// `--scanout` reports each of the six scan-out paths once, each with its own figures: the
+    /// render and scan-out of a frame together cannot take less than the scan-out alone.
+    func testScanoutReportsEveryPathOnce() throws {
+        let result = try BenchRunner(
+            scene: .cards1080pSlow, size: PixelSize(width: 320, height: 240), frames: 4, cards: 200,
+            measuresScanout: true
+        ).run()
+        XCTAssertEqual(
+            result.scanout.map(\.name),
+            [
+                "rotate 0 XRGB8888", "rotate 90 XRGB8888", "rotate 180 XRGB8888", "rotate 270 XRGB8888",
+                "rotate 0 RGB565", "rotate 90 RGB565",
+            ])
+        XCTAssertEqual(result.frameMilliseconds.count, 4)
+        for path in result.scanout {
+            XCTAssertGreaterThanOrEqual(path.frameMilliseconds, path.scrollingMilliseconds, path.name)
+            XCTAssertGreaterThanOrEqual(path.unchangedMilliseconds, 0, path.name)
+        }
+    }
 }
