@@ -24,7 +24,7 @@ extension DRMBackend: DisplayHotplug {
         }
         let wanted = HotplugPlan.wantedOutput(
             devicePath: device.path, resources: resources, connector: options.connector, mode: options.mode,
-            lastConnector: output.connector.name)
+            lastConnector: output.connector.name, excluding: card.crtcs(besides: self))
         let target: DRMOutput?
         switch wanted {
         case .success(let chosen): target = chosen
@@ -86,6 +86,7 @@ extension DRMBackend: DisplayHotplug {
             return nil
         }
         isConnected = true
+        card.claim(target.crtcID, by: self)
         if isPoweredOn {
             link.resume(crtcIndex: target.crtcIndex, pacing: Self.pacing(for: target.mode, options))
         }

@@ -19,6 +19,9 @@ public struct DRMOptions: Sendable {
     public var writebackSnapshots = false
     /// `--wait-for-display`: with no display connected, wait for one instead of failing.
     public var waitForDisplay = false
+    /// The outputs after the first (`--connector` given more than once), each with its own
+    /// `--mode` and `--rotate`. They share the first one's card.
+    public var furtherOutputs: [DRMOutputRequest] = []
 
     public init() {}
 }
@@ -40,6 +43,8 @@ public final class DRMBackend: DisplayBackend {
     /// "Virtual-1 1024x768@60 on /dev/dri/card0 (vkms), atomic", for the log.
     public let summary: String
     let device: DRMDevice
+    /// The card, shared with the other outputs on it.
+    let card: DRMCard
     var output: DRMOutput
     var modesetter: DRMModesetter
     var buffers: [DumbBuffer]
@@ -64,10 +69,23 @@ public final class DRMBackend: DisplayBackend {
     private var restored = false
     var hasPresented = false
 
-    public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
+    /// The output `options` name (the first, when `--connector` is given more than once).
+    public convenience init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
+        let (device, resources, output, monitor) = try Self.open(options, log: log)
+        try self.init(
+            card: DRMCard(device: device), resources: resources, output: output, monitor: monitor, options: options,
+            log: log)
+    }
+
+    /// One output on `card`, whose connector, mode and CRTC are chosen already.
+    init(
+        card: DRMCard, resources: DRMResources, output: DRMOutput, monitor: UeventMonitor?, options: DRMOptions,
+        log: @escaping (String) -> Void
+    ) throws(DisplayError) {
         self.log = log
         self.options = options
-        let (device, resources, output, monitor) = try Self.open(options, log: log)
+        let device = card.device
+        self.card = card
         self.device = device
         self.output = output
         self.monitor = monitor
@@ -133,6 +151,38 @@ public final class DRMBackend: DisplayBackend {
             log("drm: rotating by \(rotation.rawValue)° while copying; frames are \(size.width)x\(size.height)")
         }
         log("drm: saved \(saved.description) to restore at exit")
+        card.claim(output.crtcID, by: self)
+    }
+
+    /// Every output `options` asks for, first the one `--connector` names first: on one card,
+    /// each on its own CRTC (chosen together, `DRMOutput.chooseAll`), each with its own mode,
+    /// rotation, buffers and display link. Every connector must have a display at start.
+    public static func openOutputs(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError)
+        -> [DRMBackend]
+    {
+        guard !options.furtherOutputs.isEmpty else { return [try DRMBackend(options: options, log: log)] }
+        let (device, _, first, firstMonitor) = try open(options, log: log)
+        let resources = try DRMResources(device)
+        let requests =
+            [DRMOutputRequest(connector: first.connector.name, mode: options.mode, rotation: options.rotation)]
+            + options.furtherOutputs
+        let outputs = try DRMOutput.chooseAll(on: device.path, resources: resources, requests: requests)
+        let card = DRMCard(device: device)
+        var backends: [DRMBackend] = []
+        for (index, (output, request)) in zip(outputs, requests).enumerated() {
+            var own = options
+            own.connector = output.connector.name
+            own.mode = request.mode
+            own.rotation = request.rotation
+            own.furtherOutputs = []
+            // Snapshots are of the first output: only it reads the scan-out back.
+            own.writebackSnapshots = index == 0 && options.writebackSnapshots
+            let monitor = index == 0 ? firstMonitor : Self.monitor(for: device, log: log)
+            backends.append(
+                try DRMBackend(
+                    card: card, resources: resources, output: output, monitor: monitor, options: own, log: log))
+        }
+        return backends
     }
 
     deinit { restore() }
@@ -217,7 +267,7 @@ public final class DRMBackend: DisplayBackend {
         }
     }
 
-    private static func monitor(for device: DRMDevice, log: (String) -> Void) -> UeventMonitor? {
+    static func monitor(for device: DRMDevice, log: (String) -> Void) -> UeventMonitor? {
         do {
             return try UeventMonitor(devicePath: device.path)
         } catch {
@@ -227,6 +277,9 @@ public final class DRMBackend: DisplayBackend {
     }
 
     public var displayLink: DisplayLink { link }
+
+    /// The connector driven now, as the kernel names it (`HDMI-A-2`).
+    public var connectorName: String { output.connector.name }
 
     public func frameBuffer() -> PixelBuffer { shadow }
 
@@ -282,6 +335,6 @@ public final class DRMBackend: DisplayBackend {
         case .success: log("drm: restored \(saved.description)")
         case .failure(let code): log("drm: could not restore \(saved.description): \(code)")
         }
-        device.dropMaster()
+        if card.release(self) { device.dropMaster() }
     }
 }
