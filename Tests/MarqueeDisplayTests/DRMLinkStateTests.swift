@@ -79,6 +79,22 @@ final class DRMLinkStateTests: XCTestCase {
         XCTAssertEqual(state.takeDueFrame(now: 1.1), FrameTime(timestamp: 1.1, targetTimestamp: 1.1 + period))
     }
 
+    func testAFrameTakenLateIsTimedOnTheVblankGrid() {
+        // The loop drew another output's frame for 2.5 periods after this one's flip event: the
+        // frame is drawn for the vblank after now, on the grid of the flip's vblank.
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        state.flipQueued()
+        _ = state.requestFrame(now: 1.001)
+        _ = state.flipCompleted(sequence: 7, time: 1 + period, now: 1 + period)
+        let frame = state.takeDueFrame(now: 1 + 3.5 * period)
+        XCTAssertEqual(frame?.timestamp ?? 0, 1 + 3 * period, accuracy: 1e-9)
+        XCTAssertEqual(frame?.targetTimestamp ?? 0, 1 + 4 * period, accuracy: 1e-9)
+    }
+
     // MARK: display off and on
 
     func testPausedTheLinkAsksForNothingAndNoFrameIsDue() {

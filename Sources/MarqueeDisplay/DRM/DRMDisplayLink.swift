@@ -91,6 +91,8 @@ final class DRMDisplayLink: DisplayLink {
     /// off or reading the scan-out back), at most `timeout` seconds.
     func waitForFlip(timeout: Double = 1) {
         let deadline = now + timeout
+        // Another output's link may have read the event already.
+        takeArrivedEvents()
         while state.isFlipPending, now < deadline {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 100) > 0 { try? readDevice() }
