@@ -1,3 +1,5 @@
+import MarqueeCore
+
 /// Everything that can go wrong in MarqueeDisplay, with a message that says what to do next.
 public struct DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {

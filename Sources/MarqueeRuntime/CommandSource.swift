@@ -47,13 +47,13 @@ final class CommandSource {
     /// Reads what is available and queues the decoded lines.
     func read(into buffer: inout [UInt8], scratch: inout [DecodedLine]) {
         let count = buffer.withUnsafeMutableBytes { SystemCall.read(inputDescriptor, into: $0) }
+        let failure = count < 0 ? Errno.current : nil
         scratch.removeAll(keepingCapacity: true)
         if count > 0 {
             decoder.feed(buffer[..<count], into: &scratch)
-        } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-            if count < 0 && errno != ECONNRESET {
-                Log.error(
-                    "\(name): reading commands failed: \(SystemCall.errorText); no more commands are read from it")
+        } else if count == 0 || (failure != .wouldBlock && failure != .tryAgain) {
+            if let failure, failure != .connectionReset {
+                Log.error("\(name): reading commands failed: \(failure); no more commands are read from it")
             }
             // From stdin a last line without a newline still counts; a client that goes away
             // mid-line changes nothing.

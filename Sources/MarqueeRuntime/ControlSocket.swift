@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// The listening Unix socket of `run --control-socket PATH`: mode 0660 (owner and group), removed
 /// at exit. A stale socket file left by a crash is replaced; a live one (another Marquee listening)
@@ -26,7 +27,7 @@ final class ControlSocket {
         }
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw RuntimeError("--control-socket \(path): \(SystemCall.errorText)") }
+        guard fd >= 0 else { throw RuntimeError(Errno.current, "--control-socket \(path)") }
         Self.fill(&probe, bytes)
         let bound = withUnsafePointer(to: &probe) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -34,7 +35,7 @@ final class ControlSocket {
             }
         }
         guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 16) == 0 else {
-            let reason = SystemCall.errorText
+            let reason = Errno.current
             close(fd)
             throw RuntimeError("--control-socket \(path): \(reason)")
         }
@@ -65,9 +66,10 @@ final class ControlSocket {
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
                 return .client(client)
             }
-            switch errno {
+            let failure = Errno.current
+            switch failure.rawValue {
             case EINTR, ECONNABORTED: continue
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors(SystemCall.errorText)
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors(failure.description)
             default: return .none
             }
         }
@@ -89,7 +91,7 @@ final class ControlSocket {
             throw RuntimeError("\(path): the path is too long for a Unix socket")
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw RuntimeError("\(path): \(SystemCall.errorText)") }
+        guard fd >= 0 else { throw RuntimeError(Errno.current, "\(path)") }
         fill(&address, bytes)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -97,7 +99,7 @@ final class ControlSocket {
             }
         }
         guard connected == 0 else {
-            let reason = SystemCall.errorText
+            let reason = Errno.current
             close(fd)
             throw RuntimeError(
                 "cannot connect to \(path): \(reason) (is marquee run --control-socket \(path) running?)")

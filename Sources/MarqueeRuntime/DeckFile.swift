@@ -32,7 +32,7 @@ public enum DeckFile {
                 try DeckDecoder.decode(source: { buffer in
                     let count = SystemCall.read(fd, into: buffer)
                     if count < 0 {
-                        failure.reason = SystemCall.errorText
+                        failure.reason = Errno.current.description
                         return 0
                     }
                     failure.total += count

@@ -43,7 +43,7 @@ final class DeckLoader {
             }, job)
         guard status == 0 else {
             Unmanaged<LoadJob>.fromOpaque(job).release()
-            throw RuntimeError("cannot start a thread to read \(path): \(String(cString: strerror(status)))")
+            throw RuntimeError(Errno(rawValue: status), "cannot start a thread to read \(path)")
         }
         pthread_detach(thread)
         return load
@@ -126,7 +126,7 @@ private final class WakeUpPipe: Sendable {
 
     init() throws(RuntimeError) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw RuntimeError("cannot make a pipe: \(SystemCall.errorText)") }
+        guard pipe(&ends) == 0 else { throw RuntimeError(Errno.current, "cannot make a pipe") }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

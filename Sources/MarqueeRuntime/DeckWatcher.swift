@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import MarqueeCore
 
 /// `--watch`: tells the run loop when the deck file may have changed, through inotify.
 ///
@@ -17,12 +18,12 @@ final class DeckWatcher {
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw RuntimeError("--watch: inotify is not available: \(SystemCall.errorText)") }
+        guard fd >= 0 else { throw RuntimeError(Errno.current, "--watch: inotify is not available") }
         // Written and closed, renamed or linked into place, or created (then written): each may
         // be the last step of a save.
         let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ATTRIB)
         guard inotify_add_watch(fd, directory, events) >= 0 else {
-            let reason = SystemCall.errorText
+            let reason = Errno.current
             close(fd)
             throw RuntimeError("--watch: cannot watch the directory \(directory): \(reason)")
         }

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// Where `snapshot` and `load` may touch files (`--restrict-paths DIR`). Without a directory every
 /// path is allowed. With one, a path is allowed only if, after resolving `..` and every symlink
@@ -26,7 +27,7 @@ public struct PathPolicy: Sendable {
     /// Checks that `directory` exists and is a directory.
     public init(directory: String) throws(RuntimeError) {
         guard let resolved = Self.realPath(directory) else {
-            throw RuntimeError("--restrict-paths \(directory): \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "--restrict-paths \(directory)")
         }
         var status = stat()
         guard stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -39,7 +40,7 @@ public struct PathPolicy: Sendable {
     public func checkRead(_ path: String) throws(RuntimeError) -> String {
         guard let root else { return path }
         guard let resolved = Self.realPath(path) else {
-            throw RuntimeError("\(path): \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "\(path)")
         }
         guard Self.isInside(resolved, root) || readRoots.contains(where: { Self.isInside(resolved, $0) }) else {
             throw outside(path)
@@ -56,7 +57,7 @@ public struct PathPolicy: Sendable {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard !name.isEmpty, name != ".", name != ".." else { throw outside(path) }
         guard let resolvedFolder = Self.realPath(folder.isEmpty ? "/" : folder) else {
-            throw RuntimeError("\(path): the folder \(folder): \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "\(path): the folder \(folder)")
         }
         let resolved = resolvedFolder == "/" ? "/" + name : resolvedFolder + "/" + name
         guard Self.isInside(resolved, root) else { throw outside(path) }

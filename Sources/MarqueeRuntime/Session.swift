@@ -308,7 +308,7 @@ public final class Session {
         // The outputs share the card's descriptor; each link reads it and takes its own events.
         for output in furtherOutputs { if let fd = output.link.pollDescriptor { watch(fd, POLLIN, .link) } }
         if SystemCall.poll(&descriptors, timeoutMilliseconds: timeout) < 0 {
-            throw RuntimeError("poll failed: \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "poll failed")
         }
         let signalled = descriptors[0].revents != 0 ? handleSignals() : false
         var listenerReadable = false
@@ -410,7 +410,7 @@ public final class Session {
         do {
             return try link.dispatch()
         } catch {
-            throw RuntimeError("display link failed: \(error)")
+            throw RuntimeError("display link failed: \(error)", display: error as? DisplayError)
         }
     }
 

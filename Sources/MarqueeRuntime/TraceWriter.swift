@@ -14,8 +14,9 @@ final class TraceWriter {
         // stops reading slows the frames down, which is what a diagnosis tool may ask for.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
         guard fd >= 0 else {
-            let reason = errno == ENXIO ? "it is a FIFO that no program is reading" : SystemCall.errorText
-            throw RuntimeError("cannot open trace file \(path): \(reason)")
+            let failure = Errno.current
+            let reason = failure.rawValue == ENXIO ? "it is a FIFO that no program is reading" : failure.description
+            throw RuntimeError("cannot open trace file \(path): \(reason)", cause: failure)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         output = LineWriter(fd: fd, flushThreshold: 256 * 1024, closesDescriptor: true)

@@ -45,6 +45,11 @@ struct Run: ParsableCommand {
               Home, End             go to the start, the end
               s                     write marquee-snapshot-N.png in the current directory
               q, Escape             quit (as closing the window does)
+
+            Exit status: 0 done; 1 other failures; 64 a bad flag; 69 no such backend or device
+            here; 71 a system call failed; 75 no display connected or the display is busy (try
+            again later); 77 permission denied on the device; 78 a setting the device does not
+            offer (docs/deployment.md, "Exit statuses").
             """
     )
 
@@ -318,7 +323,7 @@ struct Run: ParsableCommand {
             status = try Session(options: options).run()
         } catch {
             Log.error(error.message)
-            throw ExitCode.failure
+            throw ExitCode(ExitStatus.of(error))
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -20,7 +20,11 @@ extension SpawnsMarquee {
 
     /// `stderrPath`: where its log goes (a file a test can wait on), else /dev/null.
     /// `descriptorLimit`: started through `sh -c 'ulimit -n N; exec marquee ...'` (same pid).
-    func start(_ arguments: [String], stderrPath: String? = nil, descriptorLimit: Int? = nil) throws -> Running {
+    /// `runner`: a program (absolute path) and its arguments that exec the binary, such as
+    /// `setpriv` to run it as another user.
+    func start(
+        _ arguments: [String], stderrPath: String? = nil, descriptorLimit: Int? = nil, runner: [String] = []
+    ) throws -> Running {
         guard access(binary, X_OK) == 0 else { throw XCTSkip("\(binary) is not built") }
         var inputPipe: [Int32] = [0, 0]
         var outputPipe: [Int32] = [0, 0]
@@ -37,6 +41,10 @@ extension SpawnsMarquee {
         for fd in inputPipe + outputPipe { posix_spawn_file_actions_addclose(&actions, fd) }
         var program = binary
         var words = [binary] + arguments
+        if let first = runner.first {
+            program = first
+            words = runner + words
+        }
         if let descriptorLimit {
             program = "/bin/sh"
             words = ["sh", "-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", binary] + arguments

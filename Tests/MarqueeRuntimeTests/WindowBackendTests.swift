@@ -178,20 +178,20 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(exitStatus(window), 0)
     }
 
-    func testWithoutADisplayItIsAOneLineErrorAndExitOne() throws {
+    func testWithoutADisplayItIsAOneLineErrorAndExitUnavailable() throws {
         let log = SessionHarness.scratch + "/window-none-\(UInt32.random(in: 0...UInt32.max)).log"
         let running = try startWindow(display: nil, ["--deck", deck], log: log)
         close(running.input)
         close(running.output)
-        XCTAssertEqual(exitStatus(running), 1)
+        XCTAssertEqual(exitStatus(running), 69, "EX_UNAVAILABLE")
         let lines = SessionHarness.readFile(log).split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "\(lines)")
         XCTAssertTrue(lines.first?.contains("needs a desktop session") == true, "\(lines)")
     }
 
     /// A machine without SDL2 (a kiosk installed from the package): `--backend window` says which
-    /// Debian package to install, in one line, and exits 1; the other backends do not notice.
-    func testWithoutSDL2ItIsOneLineNamingThePackageAndExitOne() throws {
+    /// Debian package to install, in one line, and exits 69 (unavailable); the other backends do not notice.
+    func testWithoutSDL2ItIsOneLineNamingThePackageAndExitUnavailable() throws {
         let log = SessionHarness.scratch + "/window-nosdl-\(UInt32.random(in: 0...UInt32.max)).log"
         // dlopen of a name no library has fails as it does where libsdl2-2.0-0 is not installed
         // (the system's own copy cannot be hidden from the loader any other way).
@@ -200,7 +200,7 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         let running = try startWindow(display: ":0", ["--deck", deck], log: log, sdlLibrary: missing)
         close(running.input)
         close(running.output)
-        XCTAssertEqual(exitStatus(running), 1)
+        XCTAssertEqual(exitStatus(running), 69, "EX_UNAVAILABLE")
         let lines = SessionHarness.readFile(log).split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "\(lines)")
         XCTAssertTrue(lines.first?.contains("needs SDL2") == true, "\(lines)")

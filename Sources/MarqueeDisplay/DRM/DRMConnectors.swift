@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// One mode a connector offers, with its exact refresh rate from the timings.
 struct DisplayMode {

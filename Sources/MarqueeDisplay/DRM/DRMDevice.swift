@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// An open DRM card node (`/dev/dri/cardN`), as DRM master. Closing it (deinit) drops master and
 /// frees every framebuffer and dumb buffer Marquee made on it.

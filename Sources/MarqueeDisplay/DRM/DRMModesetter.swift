@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// Sets the mode and flips framebuffers after: with atomic commits where the driver offers them,
 /// with the legacy `drmModeSetCrtc` and `drmModePageFlip` otherwise (or with `--no-atomic`). Both

@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// The properties of one KMS object (connector, CRTC or plane) as the kernel lists them, read once
 /// at start: each name with its id, current value and, for an enum property, the current value's

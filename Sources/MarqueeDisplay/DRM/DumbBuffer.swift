@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// A dumb buffer (plain memory the display controller scans out) with its framebuffer id and its
 /// mapping. Write-only from the CPU's side: on most hardware it is write-combined memory, where a

@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// What a CRTC showed before Marquee took it (framebuffer, position, mode and the connectors it
 /// drove), put back at exit so that the console or the program before comes back as it was.

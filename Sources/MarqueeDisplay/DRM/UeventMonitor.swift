@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import MarqueeCore
 
 /// Watches the kernel's uevents for one DRM card: a display plugged in or out (or a TV switched
 /// off and on) makes the driver send a `change` uevent of the card (`HOTPLUG=1`), after which the

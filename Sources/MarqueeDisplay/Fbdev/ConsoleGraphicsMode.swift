@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import MarqueeCore
 
 /// Switches the active virtual terminal to KD_GRAPHICS while Marquee draws on an fbdev panel, so
 /// that the console neither draws text nor blinks its cursor over the picture, and back at exit.

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// Reading image files so that no path a deck names can hang a worker or exhaust memory: the same
 /// rules as the runtime's deck and font reading (`RegularFile` in MarqueeRuntime, which the
@@ -38,15 +39,15 @@ enum ImageFile {
     static func read(_ path: String, maximumBytes: Int) -> (Result<[UInt8], ImageError>, Identity) {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            let code = errno
-            return (.failure(ImageError(String(cString: strerror(code)))), Identity(missing: code))
+            let code = Errno.current
+            return (.failure(ImageError(code.description)), Identity(missing: code.rawValue))
         }
         if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), Identity(status)) }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return (.failure(ImageError(String(cString: strerror(errno)))), Identity(status)) }
+        guard fd >= 0 else { return (.failure(ImageError(Errno.current.description)), Identity(status)) }
         defer { close(fd) }
         guard fstat(fd, &status) == 0 else {
-            return (.failure(ImageError(String(cString: strerror(errno)))), Identity(status))
+            return (.failure(ImageError(Errno.current.description)), Identity(status))
         }
         let identity = Identity(status)
         if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), identity) }
@@ -57,8 +58,9 @@ enum ImageFile {
                 Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
             }
             if count < 0 {
-                if errno == EINTR { continue }
-                return (.failure(ImageError(String(cString: strerror(errno)))), identity)
+                let failure = Errno.current
+                if failure == .interrupted { continue }
+                return (.failure(ImageError(failure.description)), identity)
             }
             if count == 0 { break }  // the file shrank while it was read: the decoder sees the end
             filled += count

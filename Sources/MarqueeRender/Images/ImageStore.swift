@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// The renderer's pictures: decoded and scaled on worker threads, kept in a bounded cache, looked
 /// up on the frame path without ever reading or decoding there.
@@ -45,7 +46,7 @@ public final class ImageStore: ImageProviding {
             guard status == 0 else {
                 Unmanaged<ImageWork>.fromOpaque(context).release()
                 work.stop()
-                throw ImageError("cannot start an image decoding thread: \(String(cString: strerror(status)))")
+                throw ImageError("cannot start an image decoding thread: \(Errno(rawValue: status))")
             }
             pthread_detach(thread)
         }

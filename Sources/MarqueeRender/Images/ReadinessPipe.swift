@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// A non-blocking pipe the decoding threads write a byte to when something finished; the run
 /// loop polls its read end. Closed when the last owner (the store or a worker) lets go.
@@ -8,7 +9,7 @@ final class ReadinessPipe: @unchecked Sendable {
 
     init() throws(ImageError) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw ImageError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { throw ImageError("cannot make a pipe: \(Errno.current)") }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

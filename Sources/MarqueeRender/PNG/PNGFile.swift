@@ -33,7 +33,7 @@ public enum PNGFile {
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard fd >= 0, let file = fdopen(fd, "wb") else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.current
             if fd >= 0 { close(fd) }
             throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
         }
@@ -41,12 +41,16 @@ public enum PNGFile {
         var written = rgb.withUnsafeBytes { bytes in
             png_image_write_to_stdio(&image, file, 0, bytes.baseAddress, png_int_32(buffer.width * 3), nil)
         }
-        let writeErrno = errno
-        if fclose(file) != 0 && written != 0 { written = 0 }  // the last buffered bytes failed
-        if errno == 0 { errno = writeErrno }
+        // libpng's failure leaves the system's reason in errno; fclose's, when only the last
+        // buffered bytes failed. Each is captured right after its call.
+        let writeFailure = errno != 0 ? Errno.current : nil
+        errno = 0
+        let closed = fclose(file) == 0
+        let closeFailure = errno != 0 ? Errno.current : nil
+        if !closed && written != 0 { written = 0 }  // the last buffered bytes failed
         if written == 0 {
             // libpng says only "Write Error" when the disk is full; the system's reason is clearer.
-            let system = errno != 0 ? String(cString: strerror(errno)) : ""
+            let system = (writeFailure ?? closeFailure)?.description ?? ""
             let library = message(of: image)
             let reason = system.isEmpty || library.contains(system) ? library : "\(system) (libpng: \(library))"
             png_image_free(&image)
@@ -54,7 +58,7 @@ public enum PNGFile {
             throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
         }
         if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.current
             unlink(temporary)
             throw RenderError(.pngWriteFailed, "cannot write \(path): \(reason)")
         }

@@ -38,7 +38,7 @@ public enum LoadBench {
     public static func run(cards: Int) throws(RuntimeError) -> Figures {
         var template = Array("/tmp/marquee-load-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RuntimeError("bench --load: cannot make a folder: \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "bench --load: cannot make a folder")
         }
         let folder = String(cString: made)
         let deckPath = folder + "/deck.json"
@@ -60,7 +60,7 @@ public enum LoadBench {
     /// One section of `cards` cards with cards-1080p's id, title and body, written in pieces.
     static func writeDeck(cards: Int, to path: String) throws(RuntimeError) -> Int {
         guard let file = fopen(path, "w") else {
-            throw RuntimeError("bench --load: cannot write \(path): \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "bench --load: cannot write \(path)")
         }
         defer { fclose(file) }
         let body = BenchRunner.deck(cards: 1).sections[0].cards[0].body
@@ -82,7 +82,7 @@ public enum LoadBench {
         }
         put("]}]}\n")
         guard fflush(file) == 0 else {
-            throw RuntimeError("bench --load: cannot write \(path): \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "bench --load: cannot write \(path)")
         }
         return total
     }
@@ -90,7 +90,7 @@ public enum LoadBench {
     private static func ownPath() throws(RuntimeError) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { throw RuntimeError("bench --load: cannot find this program: \(SystemCall.errorText)") }
+        guard count > 0 else { throw RuntimeError(Errno.current, "bench --load: cannot find this program") }
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -100,7 +100,7 @@ public enum LoadBench {
     ) {
         var inputPipe: [Int32] = [-1, -1]
         guard pipe(&inputPipe) == 0 else {
-            throw RuntimeError("bench --load: cannot make a pipe: \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "bench --load: cannot make a pipe")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -117,14 +117,14 @@ public enum LoadBench {
         close(inputPipe[0])
         guard status == 0 else {
             close(inputPipe[1])
-            throw RuntimeError("bench --load: cannot run \(arguments[0]): \(String(cString: strerror(status)))")
+            throw RuntimeError(Errno(rawValue: status), "bench --load: cannot run \(arguments[0])")
         }
         if let input { _ = input.utf8CString.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count - 1) } }
         close(inputPipe[1])
         var exitStatus: Int32 = 0
         var usage = rusage()
         while wait4(pid, &exitStatus, 0, &usage) < 0 {
-            guard errno == EINTR else { throw RuntimeError("bench --load: wait4: \(SystemCall.errorText)") }
+            guard errno == EINTR else { throw RuntimeError(Errno.current, "bench --load: wait4") }
         }
         let seconds = MonotonicClock.now() - start
         guard exitStatus == 0 else {

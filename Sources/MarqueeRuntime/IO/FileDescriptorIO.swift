@@ -1,7 +1,8 @@
 import Glibc
+import MarqueeCore
 
-/// Thin wrappers over the system calls the runtime makes, with EINTR retried in one place.
-enum SystemCall {
+/// The runtime's reads, writes and polls, with EINTR retried here (beside `SystemCall.run`).
+extension SystemCall {
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         while true {
             let result = Glibc.read(fd, buffer.baseAddress, buffer.count)
@@ -39,8 +40,6 @@ enum SystemCall {
             if result >= 0 || errno != EINTR { return result }
         }
     }
-
-    static var errorText: String { String(cString: strerror(errno)) }
 }
 
 /// A buffered writer of lines to a file descriptor (stdout, the trace file). Lines are flushed

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// Replies and events waiting for one reader (standard output or a control-socket client),
 /// written only as fast as that reader takes them: the run loop never waits for a reader.
@@ -121,9 +122,10 @@ final class OutputQueue {
         let append = fcntl(fd, F_GETFL) & O_APPEND
         let own = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | append)
         guard own >= 0 else {
+            let failure = Errno.current
             // No /proc, or the pipe's reader is already gone (ENXIO): plain writes, which then
             // fail with EPIPE rather than wait.
-            Log.info("stdout: cannot reopen it without blocking (\(SystemCall.errorText)); writing it plainly")
+            Log.info("stdout: cannot reopen it without blocking (\(failure)); writing it plainly")
             return OutputQueue(fd: fd, mode: .blocking, capacity: capacity)
         }
         return OutputQueue(fd: own, mode: .nonblocking, capacity: capacity, closesDescriptor: true)

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// Opening the files Marquee reads (decks, the `--font` file), so that no path a controller or an
 /// operator names can hang the renderer or exhaust its memory.
@@ -20,7 +21,7 @@ enum RegularFile {
             let count = bytes.withUnsafeMutableBytes {
                 SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
             }
-            if count < 0 { throw RuntimeError("cannot read \(what) \(path): \(SystemCall.errorText)") }
+            if count < 0 { throw RuntimeError(Errno.current, "cannot read \(what) \(path)") }
             if count == 0 { break }  // the file shrank while it was read: what is there is read
             filled += count
         }
@@ -39,13 +40,13 @@ enum RegularFile {
     static func open(_ path: String, what: String, maximumBytes: Int) throws(RuntimeError) -> (fd: Int32, size: Int) {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw RuntimeError("cannot read \(what) \(path): \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "cannot read \(what) \(path)")
         }
         try checkKind(status, path, what, maximumBytes)
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw RuntimeError("cannot read \(what) \(path): \(SystemCall.errorText)") }
+        guard fd >= 0 else { throw RuntimeError(Errno.current, "cannot read \(what) \(path)") }
         guard fstat(fd, &status) == 0 else {
-            let reason = SystemCall.errorText
+            let reason = Errno.current
             close(fd)
             throw RuntimeError("cannot read \(what) \(path): \(reason)")
         }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import MarqueeCore
 
 /// SIGINT, SIGTERM and SIGHUP delivered as a readable descriptor (`signalfd`), so that the one
 /// `poll()` loop sees them like input and exits cleanly between frames, never inside one.
@@ -12,10 +13,10 @@ final class SignalDescriptor {
         sigemptyset(&mask)
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&mask, signal) }
         guard pthread_sigmask(SIG_BLOCK, &mask, &previousMask) == 0 else {
-            throw RuntimeError("cannot block signals: \(SystemCall.errorText)")
+            throw RuntimeError(Errno.current, "cannot block signals")
         }
         let fd = signalfd(-1, &mask, marquee_signalfd_flags())
-        guard fd >= 0 else { throw RuntimeError("signalfd failed: \(SystemCall.errorText)") }
+        guard fd >= 0 else { throw RuntimeError(Errno.current, "signalfd failed") }
         self.fd = fd
     }
 

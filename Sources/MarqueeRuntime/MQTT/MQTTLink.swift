@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import MarqueeCore
 
 /// `--mqtt`: one more command source, reached through a broker (docs/architecture.md, "MQTT:
 /// libmosquitto on a thread of its own").
@@ -26,7 +27,7 @@ final class MQTTLink {
         self.settings = settings
         mosquitto_lib_init()
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw RuntimeError("mqtt: cannot make a pipe: \(SystemCall.errorText)") }
+        guard pipe(&ends) == 0 else { throw RuntimeError(Errno.current, "mqtt: cannot make a pipe") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
         // Room for a burst of commands while the loop renders (F_SETPIPE_SZ, which Glibc's module
@@ -62,7 +63,7 @@ final class MQTTLink {
         }
         let started = marquee_mqtt_start(client)
         guard started == 0 else {
-            throw RuntimeError("mqtt: cannot start its thread: \(String(cString: strerror(started)))")
+            throw RuntimeError(Errno(rawValue: started), "mqtt: cannot start its thread")
         }
         Log.info(
             "mqtt: \(settings.useTLS ? "mqtts" : "mqtt")://\(settings.host):\(settings.port) as \(settings.clientID); commands on \(topics.joined(separator: ", "))"

@@ -18,19 +18,22 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let notPermitted = Errno(rawValue: EPERM)
     public static let noSuchFile = Errno(rawValue: ENOENT)
     public static let busy = Errno(rawValue: EBUSY)
+    public static let tryAgain = Errno(rawValue: EAGAIN)
+    public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
+    public static let connectionReset = Errno(rawValue: ECONNRESET)
 
     /// "Invalid argument" (`strerror`).
     public var description: String { String(cString: strerror(rawValue)) }
 }
 
-/// The one place system calls of the display code go through: a failure is captured as an
+/// The one place system calls go through: a failure is captured as an
 /// `Errno` at once, and EINTR (a signal arrived during the call) is retried here rather than at
 /// every caller.
-enum SystemCall {
+public enum SystemCall {
     /// Runs `call` (a C function returning 0 or a non-negative value on success, -1 or a negative
     /// value with `errno` set on failure) until it is not interrupted.
     @discardableResult
-    static func run(retryingInterrupts: Bool = true, _ call: () -> Int32) -> Result<Int32, Errno> {
+    public static func run(retryingInterrupts: Bool = true, _ call: () -> Int32) -> Result<Int32, Errno> {
         while true {
             let result = call()
             if result >= 0 { return .success(result) }
@@ -43,7 +46,7 @@ enum SystemCall {
     /// For libdrm calls that return the negated error code themselves (`drmModeAtomicCommit`
     /// returns -errno on some paths and -1 with `errno` on others): the code from the result
     /// when it is one, else `errno`.
-    static func runReturningCode(_ call: () -> Int32) -> Result<Int32, Errno> {
+    public static func runReturningCode(_ call: () -> Int32) -> Result<Int32, Errno> {
         while true {
             let result = call()
             if result >= 0 { return .success(result) }
@@ -54,7 +57,7 @@ enum SystemCall {
     }
 
     /// Runs `call` (returning a pointer, nil with `errno` set on failure), capturing the `Errno`.
-    static func pointer<T>(_ call: () -> T?) -> Result<T, Errno> {
+    public static func pointer<T>(_ call: () -> T?) -> Result<T, Errno> {
         while true {
             if let value = call() { return .success(value) }
             let code = Errno.current
