@@ -37,18 +37,25 @@ let package = Package(
         // pkg-config and no link: --backend window opens the library at run time (SDLLibrary), so
         // the binary and its package do not depend on SDL2.
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2"),
+        // libseat's header (libseat-dev), likewise with no link: `run --seat` opens libseat at run
+        // time (SeatLibrary), so only kiosks that use seats need libseat1.
+        .systemLibrary(name: "CSeat", path: "Sources/CSeat"),
         systemLibrary("CMosquitto", pkgConfig: "libmosquitto", apt: "libmosquitto-dev"),
         // Linux kernel interfaces Glibc's module map leaves out (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        // The processor's prefetch hint (one inline function; no library to link).
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // A JSON string's end found sixteen bytes at a time (SSE2, NEON; one inline function).
+        .systemLibrary(name: "CScan", path: "Sources/CScan"),
 
-        .target(name: "MarqueeCore"),
+        .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
             name: "MarqueeRender",
             dependencies: [
                 "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
             ]
         ),
-        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2"]),
+        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",

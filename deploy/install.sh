@@ -7,6 +7,8 @@
 #                                          (keeps /etc/marquee, /var/lib/marquee and the user)
 #   sudo deploy/install.sh --uninstall --purge   also remove those
 #
+#   --seat          open the display through seatd (marquee run --seat): installs Debian's seatd,
+#                   lets the marquee group reach it, and keeps the user out of video and render
 #   --binary PATH   install this marquee binary instead of building one
 #   --root DIR      install under DIR instead of / (for packaging and tests: no user is created and
 #                   systemd is not touched)
@@ -20,6 +22,7 @@ BINARY=
 START=1
 UNINSTALL=0
 PURGE=0
+SEAT=0
 while [ $# -gt 0 ]; do
     case $1 in
     --uninstall) UNINSTALL=1 ;;
@@ -27,7 +30,8 @@ while [ $# -gt 0 ]; do
     --no-start) START=0 ;;
     --binary) BINARY=${2:?--binary needs a path}; shift ;;
     --root) ROOT=${2:?--root needs a directory}; shift ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --seat) SEAT=1 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -46,7 +50,9 @@ if [ "$UNINSTALL" = 1 ]; then
     if have_systemd; then
         systemctl disable --now marquee.service 2>/dev/null || true
     fi
-    rm -f "$R/etc/systemd/system/marquee.service" "$R/usr/local/bin/marquee"
+    rm -f "$R/etc/systemd/system/marquee.service" "$R/usr/local/bin/marquee" \
+        "$R/etc/systemd/system/marquee.service.d/seat.conf" "$R/etc/systemd/system/seatd.service.d/marquee.conf"
+    rmdir "$R/etc/systemd/system/marquee.service.d" "$R/etc/systemd/system/seatd.service.d" 2>/dev/null || true
     rm -rf "$R/usr/local/share/doc/marquee"
     have_systemd && systemctl daemon-reload
     if [ "$PURGE" = 1 ]; then
@@ -112,6 +118,19 @@ if [ ! -e "$R/etc/marquee/deck.json" ]; then
     say "installed an example deck as /etc/marquee/deck.json (and its pictures in /etc/marquee/images): replace it with yours"
 fi
 [ -e "$R/etc/default/marquee" ] || install -m 644 "$SOURCE/deploy/marquee.default" "$R/etc/default/marquee"
+# Seats: seatd opens the card for Marquee, switched on by two drop-ins; without --seat they are
+# removed again (running install.sh without it goes back to the video group).
+if [ "$SEAT" = 1 ]; then
+    install -d "$R/etc/systemd/system/marquee.service.d" "$R/etc/systemd/system/seatd.service.d"
+    install -m 644 "$SOURCE/deploy/seat/marquee.conf" "$R/etc/systemd/system/marquee.service.d/seat.conf"
+    install -m 644 "$SOURCE/deploy/seat/seatd.conf" "$R/etc/systemd/system/seatd.service.d/marquee.conf"
+    if [ "$SYSTEM" = 1 ] && ! dpkg-query -W seatd libseat1 >/dev/null 2>&1; then
+        say "installing seatd and libseat1 (the seat manager and the library --seat opens)"
+        apt-get install -y seatd libseat1 >&2
+    fi
+else
+    rm -f "$R/etc/systemd/system/marquee.service.d/seat.conf" "$R/etc/systemd/system/seatd.service.d/marquee.conf"
+fi
 
 if [ "$SYSTEM" = 1 ]; then
     if ! id marquee >/dev/null 2>&1; then
@@ -119,7 +138,13 @@ if [ "$SYSTEM" = 1 ]; then
         say "created the system user marquee"
     fi
     for group in video render; do
-        getent group "$group" >/dev/null && usermod -aG "$group" marquee
+        getent group "$group" >/dev/null || continue
+        if [ "$SEAT" = 1 ]; then
+            # The point of the seat: the user cannot open the card behind seatd's back.
+            gpasswd -d marquee "$group" >/dev/null 2>&1 || true
+        else
+            usermod -aG "$group" marquee
+        fi
     done
     chown marquee:marquee /var/lib/marquee
 fi
@@ -131,6 +156,11 @@ chmod 0775 "$R/var/lib/marquee"
 
 if have_systemd; then
     systemctl daemon-reload
+    if [ "$SEAT" = 1 ]; then
+        systemctl enable seatd.service >&2
+        systemctl restart seatd.service
+        say "seats: seatd opens the display for the marquee user (not in video); a VT switch pauses the display"
+    fi
     systemctl enable marquee.service >&2
     if [ "$START" = 1 ]; then
         systemctl restart marquee.service

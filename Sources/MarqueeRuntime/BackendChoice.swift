@@ -22,6 +22,11 @@ enum BackendChoice {
             do { return try WindowBackend(size: options.size, title: title, log: Log.info) } catch {
                 throw RuntimeError(error)
             }
+        case .auto where options.seat:
+            // A seat hands out DRM devices: fbdev or memory would not be what --seat asked for.
+            do { return try DRMBackend(options: drmOptions(options), log: Log.info) } catch {
+                throw RuntimeError(error)
+            }
         case .auto:
             // Never the window: a kiosk without a display server must not pop up a desktop preview.
             return automatic(options)
@@ -92,6 +97,7 @@ enum BackendChoice {
         drm.furtherOutputs = options.furtherOutputs
         drm.rotation = options.rotationIsExplicit ? options.rotation : nil
         drm.waitForDisplay = options.waitForDisplay
+        drm.seat = options.seat
         drm.forceLegacy = options.forceLegacyModesetting
         drm.maximumFramesPerSecond = options.maximumFramesPerSecond
         drm.writebackSnapshots = options.writebackSnapshots

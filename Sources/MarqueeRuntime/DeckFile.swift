@@ -60,7 +60,7 @@ public enum DeckFile {
     /// A deck given as JSON text (`apply {...}`); the error calls it "the deck".
     static func decode(text: String) throws(RuntimeError) -> Deck {
         do {
-            return try DeckDecoder.decode(bytes: Array(text.utf8))
+            return try DeckDecoder.decode(text: text)
         } catch {
             throw RuntimeError("the deck is invalid: \(error.summary)")
         }

@@ -29,6 +29,12 @@ public enum MissingGlyphCheck {
         var unnamed = 0
         // Paths and names are made only for the texts named: a million cards are checked.
         func check(_ text: String, _ coverage: GlyphCoverage, path: () -> String, owner: () -> String) {
+            var text = text
+            text.withUTF8 { check($0, coverage, path: path, owner: owner) }
+        }
+        func check(
+            _ text: UnsafeBufferPointer<UInt8>, _ coverage: GlyphCoverage, path: () -> String, owner: () -> String
+        ) {
             let absent = coverage.absent(in: text)
             guard !absent.isEmpty else { return }
             guard named.count < TextFitCheck.namedCardLimit else {
@@ -48,13 +54,14 @@ public enum MissingGlyphCheck {
             if let text = section.title {
                 check(text, header, path: { "sections[\(sectionIndex)].title" }, owner: { "the section header" })
             }
-            for (item, card) in section.cards.enumerated() {
+            // Read as stored: a card is made only when it has fields beyond its texts.
+            section.cards.forEachStored { item, stored in
                 let path = { "sections[\(sectionIndex)].cards[\(item)]" }
-                let owner = { "card \"\(card.id)\"" }
-                check(card.title, title, path: { path() + ".title" }, owner: owner)
-                check(card.body, body, path: { path() + ".body" }, owner: owner)
+                let owner = { "card \"\(stored.idString)\"" }
+                check(stored.title, title, path: { path() + ".title" }, owner: owner)
+                check(stored.body, body, path: { path() + ".body" }, owner: owner)
                 // A templated card's text fields, with the faces their elements ask for.
-                guard let template = deck.template(of: card) else { continue }
+                guard let card = stored.card, let template = deck.template(of: card) else { return }
                 for element in template.elements {
                     guard case .text(let field) = element.kind, let value = card.fields[field] else { continue }
                     let face = fonts.elementFace(
@@ -87,25 +94,24 @@ private final class GlyphCoverage {
 
     init(_ face: FontFace) { self.face = face }
 
-    /// The characters of `text` the face cannot draw, each once, in order.
-    func absent(in text: String) -> [Unicode.Scalar] {
+    /// The characters of `text` (valid UTF-8) the face cannot draw, each once, in order.
+    func absent(in text: UnsafeBufferPointer<UInt8>) -> [Unicode.Scalar] {
         var absent: [Unicode.Scalar] = []
-        var text = text
-        let allASCII = text.withUTF8 { bytes in
-            var all = true
-            for byte in bytes {
-                guard byte < 0x80 else {
-                    all = false
-                    break
-                }
-                if ascii[Int(byte)] == 0 { ascii[Int(byte)] = face.canDraw(Unicode.Scalar(byte)) ? 1 : 2 }
-                if ascii[Int(byte)] == 2, !absent.contains(Unicode.Scalar(byte)) { absent.append(Unicode.Scalar(byte)) }
+        var allASCII = true
+        for byte in text {
+            guard byte < 0x80 else {
+                allASCII = false
+                break
             }
-            return all
+            if ascii[Int(byte)] == 0 { ascii[Int(byte)] = face.canDraw(Unicode.Scalar(byte)) ? 1 : 2 }
+            if ascii[Int(byte)] == 2, !absent.contains(Unicode.Scalar(byte)) { absent.append(Unicode.Scalar(byte)) }
         }
         guard !allASCII else { return absent }
         absent = []
-        for scalar in text.unicodeScalars where !absent.contains(scalar) && lacks(scalar) { absent.append(scalar) }
+        for scalar in String(decoding: text, as: UTF8.self).unicodeScalars
+        where !absent.contains(scalar) && lacks(scalar) {
+            absent.append(scalar)
+        }
         return absent
     }
 

@@ -25,6 +25,8 @@ public struct RunOptions: Sendable {
     public var rotationIsExplicit = false
     /// `--wait-for-display` (DRM): with no display connected at start, wait for one.
     public var waitForDisplay = false
+    /// `--seat` (DRM): open the device through libseat (seatd or logind), as an ordinary user.
+    public var seat = false
     /// `--no-atomic` or `MARQUEE_DRM_NO_ATOMIC=1`.
     public var forceLegacyModesetting = false
     /// `MARQUEE_SNAPSHOT_WRITEBACK=1`: DRM snapshots read the scan-out back (docs/testing.md).

@@ -225,7 +225,7 @@ public final class Session {
 
     /// What a polled descriptor stands for.
     private enum Watched {
-        case listener, loader, link, watcher, images, hotplug
+        case listener, loader, link, watcher, images, hotplug, seat
         /// A further output's hotplug monitor.
         case hotplugOf(FurtherOutput)
         /// A source's input (and, for a client, its output on the same socket).
@@ -287,6 +287,7 @@ public final class Session {
         for output in furtherOutputs {
             if let fd = (output.backend as? DisplayHotplug)?.hotplugDescriptor { watch(fd, POLLIN, .hotplugOf(output)) }
         }
+        if let fd = seatDescriptor { watch(fd, POLLIN, .seat) }
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
             // output's reader lags far behind): its writer is then pushed back by the pipe or
@@ -321,6 +322,7 @@ public final class Session {
             case .images: takeImageChanges()
             case .hotplug: takeDisplayChanges()
             case .hotplugOf(let output): takeDisplayChanges(of: output)
+            case .seat: try takeSeatChanges()
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()
             case .source(let source):

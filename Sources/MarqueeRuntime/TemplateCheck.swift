@@ -18,10 +18,32 @@ public enum TemplateCheck {
         var given: [String: Set<String>] = [:]
         var lowContrast: [DeckProblem] = []
         var lowContrastUncounted = 0
+        // A card of only an id, a title and a body (most cards) shows its text in the style's
+        // colour on the style's fill: decided once.
+        let plainFill = shownFill(Card(id: ""), deck)
+        let plainContrast = contrast(deck.style.textColor, plainFill)
+        func noteLowContrast(_ color: Color, _ fill: Color, _ what: String, _ path: () -> String) {
+            guard lowContrast.count < namedCardLimit else {
+                lowContrastUncounted += 1
+                return
+            }
+            lowContrast.append(
+                DeckProblem(
+                    path: path(),
+                    message:
+                        "\(what) \(color.hexString) on the card's fill \(fill.hexString) has a contrast of \(format(contrast(color, fill))):1 (at least \(format(minimumContrast)):1 reads)"
+                ))
+        }
         for (sectionIndex, section) in deck.sections.enumerated() {
-            for (item, card) in section.cards.enumerated() {
+            section.cards.forEachStored { item, stored in
                 // Made only for a card named: a million cards are checked.
                 let path = { "sections[\(sectionIndex)].cards[\(item)]" }
+                guard let card = stored.card else {
+                    if plainContrast < minimumContrast, !stored.title.isEmpty || !stored.body.isEmpty {
+                        noteLowContrast(deck.style.textColor, plainFill, "text colour", path)
+                    }
+                    return
+                }
                 let template = deck.template(of: card)
                 if let name = card.template, template != nil {
                     used[name, default: 0] += 1
@@ -30,16 +52,7 @@ public enum TemplateCheck {
                 let fill = shownFill(card, deck)
                 for (color, what) in textColors(card, template, deck.style)
                 where contrast(color, fill) < minimumContrast {
-                    if lowContrast.count < namedCardLimit {
-                        lowContrast.append(
-                            DeckProblem(
-                                path: path(),
-                                message:
-                                    "\(what) \(color.hexString) on the card's fill \(fill.hexString) has a contrast of \(format(contrast(color, fill))):1 (at least \(format(minimumContrast)):1 reads)"
-                            ))
-                    } else {
-                        lowContrastUncounted += 1
-                    }
+                    noteLowContrast(color, fill, what, path)
                 }
             }
         }
@@ -78,8 +91,9 @@ public enum TemplateCheck {
         var uses: [(jsonPath: String, value: String)] = []
         guard !deck.templates.isEmpty else { return uses }
         for (sectionIndex, section) in deck.sections.enumerated() {
-            for (item, card) in section.cards.enumerated() {
-                guard let template = deck.template(of: card) else { continue }
+            // A card with no template or fields is given as nil: it names no image.
+            section.cards.forEachStored { item, stored in
+                guard let card = stored.card, let template = deck.template(of: card) else { return }
                 for element in template.elements {
                     guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
                     else { continue }

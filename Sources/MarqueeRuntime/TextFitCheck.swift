@@ -16,22 +16,23 @@ public enum TextFitCheck {
         var named: [DeckProblem] = []
         var unnamed = 0
         for (sectionIndex, section) in deck.sections.enumerated() {
-            for (item, card) in section.cards.enumerated() {
+            // Read as stored: a card is made only when it has fields beyond its texts.
+            section.cards.forEachStored { item, stored in
                 // A card's own height counts in a list only; a grid's rows share the layout's.
-                let height =
-                    deck.layout.kind == .list
-                    ? deck.listHeight(of: card) ?? deck.layout.cardHeight : deck.layout.cardHeight
+                let ownHeight = deck.layout.kind == .list ? stored.card.flatMap { deck.listHeight(of: $0) } : nil
+                let height = ownHeight ?? deck.layout.cardHeight
                 let message: String
-                if !card.title.isEmpty, height < titleHeight {
+                if !stored.title.isEmpty, height < titleHeight {
                     message =
-                        "card \"\(card.id)\" is \(format(height)) px tall; its title needs \(format(titleHeight)) px and is cut"
-                } else if !card.body.isEmpty, height < bodyHeight {
+                        "card \"\(stored.idString)\" is \(format(height)) px tall; its title needs \(format(titleHeight)) px and is cut"
+                } else if !stored.body.isEmpty, height < bodyHeight {
                     let shown =
-                        card.title.isEmpty ? "nothing of it is shown" : "the body is not shown (the title ends with …)"
+                        stored.title.isEmpty
+                        ? "nothing of it is shown" : "the body is not shown (the title ends with …)"
                     message =
-                        "card \"\(card.id)\" is \(format(height)) px tall; one line of its body needs \(format(bodyHeight)) px, so \(shown)"
+                        "card \"\(stored.idString)\" is \(format(height)) px tall; one line of its body needs \(format(bodyHeight)) px, so \(shown)"
                 } else {
-                    continue
+                    return
                 }
                 if named.count < namedCardLimit {
                     named.append(DeckProblem(path: "sections[\(sectionIndex)].cards[\(item)]", message: message))

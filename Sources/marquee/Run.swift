@@ -46,10 +46,12 @@ struct Run: ParsableCommand {
               s                     write marquee-snapshot-N.png in the current directory
               q, Escape             quit (as closing the window does)
 
-            Exit status: 0 done; 1 other failures; 64 a bad flag; 69 no such backend or device
-            here; 71 a system call failed; 75 no display connected or the display is busy (try
-            again later); 77 permission denied on the device; 78 a setting the device does not
-            offer (docs/deployment.md, "Exit statuses").
+            Exit status (docs/deployment.md, "Exit statuses"):
+              0   done                    69  no such backend or device here
+              1   other failures          71  a system call failed
+              64  a bad flag              75  no display, or it is busy: try later
+              77  no permission on the device
+              78  a setting the device does not offer
             """
     )
 
@@ -99,6 +101,12 @@ struct Run: ParsableCommand {
             "DRM: when no display is connected at start (a TV still off at boot), wait for one instead of failing. Displays that are unplugged and plugged back while Marquee runs are always followed."
     )
     var waitForDisplay = false
+
+    @Flag(
+        help:
+            "DRM: open the device through libseat (seatd or logind), so Marquee runs as an ordinary user without the video group; a switch to another virtual terminal pauses the display and the switch back shows it again. Needs libseat1 and a running seatd (or a logind session)."
+    )
+    var seat = false
 
     @Option(help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
     var size: String?
@@ -203,7 +211,7 @@ struct Run: ParsableCommand {
         if backend == .software || backend == .fbdev {
             let drmOnly = [
                 ("--connector", !connector.isEmpty), ("--mode", !mode.isEmpty), ("--no-atomic", noAtomic),
-                ("--wait-for-display", waitForDisplay),
+                ("--wait-for-display", waitForDisplay), ("--seat", seat),
             ]
             if let (flag, _) = drmOnly.first(where: { $0.1 }) {
                 throw ValidationError(
@@ -218,7 +226,7 @@ struct Run: ParsableCommand {
             let panelOnly = [
                 ("--device", device != nil), ("--connector", !connector.isEmpty), ("--mode", !mode.isEmpty),
                 ("--no-atomic", noAtomic), ("--rotate", rotate.contains { $0 != 0 }), ("--refresh", refresh != nil),
-                ("--wait-for-display", waitForDisplay),
+                ("--wait-for-display", waitForDisplay), ("--seat", seat),
                 ("--realtime", realtime),
             ]
             if let (flag, _) = panelOnly.first(where: { $0.1 }) {
@@ -261,6 +269,7 @@ struct Run: ParsableCommand {
             DRMOutputRequest(connector: connector[index], mode: modeOfOutput(index), rotation: rotationOfOutput(index))
         }
         options.waitForDisplay = waitForDisplay
+        options.seat = seat
         let environment = ProcessInfoEnvironment.self
         options.forceLegacyModesetting = noAtomic || environment.isSet("MARQUEE_DRM_NO_ATOMIC")
         options.writebackSnapshots = environment.isSet("MARQUEE_SNAPSHOT_WRITEBACK")

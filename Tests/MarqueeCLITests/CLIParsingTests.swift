@@ -115,7 +115,7 @@ final class CLIParsingTests: XCTestCase {
         let run = try XCTUnwrap(
             Marquee.parseAsRoot([
                 "run", "--backend", "drm", "--device", "/dev/dri/card1", "--connector", "HDMI-A-2", "--mode",
-                "1920x1080@59.94", "--rotate", "270", "--no-atomic", "--wait-for-display",
+                "1920x1080@59.94", "--rotate", "270", "--no-atomic", "--wait-for-display", "--seat",
             ]) as? Run)
         let options = run.options
         XCTAssertEqual(options.devicePath, "/dev/dri/card1")
@@ -124,11 +124,13 @@ final class CLIParsingTests: XCTestCase {
         XCTAssertEqual(options.rotation, .threeQuarters)
         XCTAssertTrue(options.forceLegacyModesetting)
         XCTAssertTrue(options.waitForDisplay)
+        XCTAssertTrue(options.seat)
         XCTAssertTrue(options.rotationIsExplicit)
         let defaults = try XCTUnwrap(Marquee.parseAsRoot(["run"]) as? Run).options
         XCTAssertEqual(defaults.rotation, .none)
         XCTAssertFalse(defaults.rotationIsExplicit, "without --rotate a DRM panel's own orientation applies")
         XCTAssertFalse(defaults.waitForDisplay)
+        XCTAssertFalse(defaults.seat, "without --seat the device is opened directly")
         XCTAssertTrue(
             try XCTUnwrap(Marquee.parseAsRoot(["run", "--rotate", "0"]) as? Run).options.rotationIsExplicit,
             "--rotate 0 overrides a panel's orientation too")
@@ -213,6 +215,8 @@ final class CLIParsingTests: XCTestCase {
             (["run", "--backend", "fbdev", "--connector", "HDMI-A-1"], "--connector is for the DRM backend"),
             (["run", "--backend", "software", "--no-atomic"], "--no-atomic is for the DRM backend"),
             (["run", "--backend", "software", "--wait-for-display"], "--wait-for-display is for the DRM backend"),
+            (["run", "--backend", "fbdev", "--seat"], "--seat is for the DRM backend"),
+            (["run", "--backend", "window", "--seat"], "--seat does not apply to --backend window"),
             (["run", "--backend", "software", "--device", "/dev/fb0"], "the software backend draws into memory"),
             (["run", "--backend", "drm", "--size", "800x600"], "--size is for the software backend"),
             (["run", "--backend", "fbdev", "--refresh", "50"], "--refresh is for the software backend"),
@@ -243,7 +247,7 @@ final class CLIParsingTests: XCTestCase {
         for option in [
             "--backend", "--deck", "--size", "--refresh", "--realtime", "--max-fps", "--font", "--trace",
             "--exit-on-eof", "--device", "--connector", "--mode", "--rotate", "--no-atomic", "--wait-for-display",
-            "--watch",
+            "--seat", "--watch",
             "--image-cache", "--image-max-pixels",
         ] {
             XCTAssertTrue(help.contains(option), option)

@@ -124,4 +124,59 @@ final class HostileDeckTests: XCTestCase {
             }
         }
     }
+
+    /// A card's id, title and body are copied into its stored bytes as read (no `String` made for
+    /// them): escapes, other scripts and the other fields come out as a `Card` gives them, and an
+    /// escaped id is the same id as the plain one.
+    func testCardTextsDecodeAsTheCardsTheySpell() throws {
+        let deck = try DeckDecoder.decode(
+            #"""
+            {"sections":[{"cards":[
+              {"id":"a\u00e9","title":"Line\none \"q\" \\","body":"中文 עברית \ud83d\ude00"},
+              {"body":"b first","id":"b","color":"#112233","title":"T","fields":{"k":"v"},"height":90}
+            ]}]}
+            """#)
+        XCTAssertEqual(
+            Array(deck.sections[0].cards),
+            [
+                Card(id: "aé", title: "Line\none \"q\" \\", body: "中文 עברית 😀"),
+                Card(
+                    id: "b", title: "T", body: "b first", color: Color(red: 0x11, green: 0x22, blue: 0x33),
+                    height: 90, fields: ["k": "v"]),
+            ])
+        XCTAssertEqual(deck.sections[0].cards.position(ofID: "aé"), 0)
+
+        let duplicates = #"""
+            {"sections":[{"cards":[{"id":"a"},{"id":"\u0061","title":5}]},{"cards":[{"id":"\u0062"},{"id":"a"}]}]}
+            """#
+        XCTAssertThrowsError(try DeckDecoder.decode(duplicates)) { error in
+            XCTAssertEqual(
+                (error as! DeckError).problems.map(\.description),
+                [
+                    "sections[0].cards[1].title: expected a string, found a number",
+                    #"sections[0].cards[1].id: duplicate id "a" (first used at sections[0].cards[0])"#,
+                    #"sections[1].cards[1].id: duplicate id "a" (first used at sections[0].cards[0])"#,
+                ])
+        }
+        // A card's member names are matched as bytes: a name given twice (here escaped the second
+        // time) is still refused where the second one starts, and named as text.
+        let twice = #"""
+            {"sections":[{"cards":[{"id":"x",
+             "tïtle":"a", "t\u00efVtle":"b",  "t\u00eftle":"b"}]}]}
+            """#
+        XCTAssertThrowsError(try DeckDecoder.decode(twice)) { error in
+            XCTAssertEqual(
+                (error as! DeckError).problems.map(\.description),
+                [#"not valid JSON: line 2, column 35: duplicate member "tïtle""#])
+        }
+        // Bytes that are not UTF-8 in a card's text: the file is not JSON (the position is the
+        // closing quote's, counting the lone lead byte as a character).
+        let invalid =
+            Array(#"{"sections":[{"cards":[{"id":"x","title":"#.utf8) + [0x22, 0x41, 0xC3, 0x22] + Array("}]}]}".utf8)
+        XCTAssertThrowsError(try DeckDecoder.decode(bytes: invalid)) { error in
+            XCTAssertEqual(
+                (error as! DeckError).problems.map(\.description),
+                ["not valid JSON: line 1, column 45: invalid UTF-8 in a string"])
+        }
+    }
 }

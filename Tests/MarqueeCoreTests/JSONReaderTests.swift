@@ -110,4 +110,93 @@ final class JSONReaderTests: XCTestCase {
             }
         }
     }
+
+    /// A string's bytes are checked as UTF-8 without making the `String` (card texts go straight
+    /// into their stored bytes): the check accepts and refuses exactly what the standard
+    /// library's does, on every short sequence around the edges of the encoding and on random
+    /// bytes.
+    func testStringBytesAreCheckedAsTheStandardLibraryChecksThem() {
+        var sequences: [[UInt8]] = []
+        let edges: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        for a in edges {
+            for b in edges {
+                sequences.append([a, b])
+                for c in edges { sequences.append([a, b, c, 0x80]) }
+            }
+        }
+        var seed: UInt64 = 17
+        for _ in 0..<2000 {
+            let count = Int(seed % 12)
+            sequences.append(
+                (0..<count).map { _ in
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(truncatingIfNeeded: seed >> 56)
+                })
+        }
+        for bytes in sequences {
+            // Control bytes, quotes and backslashes are JSON's own business: kept out.
+            let text = bytes.filter { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }
+            let expected = String(validating: text, as: UTF8.self)
+            let document = [0x22] + text + [0x22]
+            let parsed = Result { () throws(JSONParseError) in try JSONParser.parse(document) }
+            switch (expected, parsed) {
+            case (let string?, .success(let value)): XCTAssertEqual(value, .string(string), "\(text)")
+            case (nil, .failure(let error)): XCTAssertEqual(error.message, "invalid UTF-8 in a string", "\(text)")
+            default: XCTFail("\(text): the standard library says \(String(describing: expected)), the reader \(parsed)")
+            }
+        }
+    }
+
+    /// A string's plain bytes are passed over sixteen at a time (SSE2 or NEON): whatever a
+    /// string's length, and wherever in a block of sixteen its quote, an escape, a control byte or
+    /// a byte that is not ASCII falls (before the first special byte of its block, after it, or in
+    /// the last bytes of the input), it reads as a byte-at-a-time reader reads it.
+    func testEveryPlaceInABlockOfSixteenIsRead() {
+        for length in 0..<40 {
+            let plain = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            for place in 0...length {
+                func read(_ text: [UInt8]) -> Result<JSONValue, JSONParseError> {
+                    let document = [UInt8(ascii: "[")] + [0x22] + text + [0x22] + [UInt8(ascii: "]")]
+                    let whole = Result { () throws(JSONParseError) in try JSONParser.parse(document) }
+                    if case .failure(let error) = whole {
+                        XCTAssertEqual(Self.streamed(document, pieces: [7]), .failure(error))
+                    }
+                    return whole
+                }
+                let before = Array(plain[..<place])
+                let after = Array(plain[place...])
+                // A two-byte "é", then an invalid byte, at `place`.
+                XCTAssertEqual(
+                    read(before + [0xC3, 0xA9] + after),
+                    .success(.array([.string(String(decoding: before + [0xC3, 0xA9] + after, as: UTF8.self))])))
+                XCTAssertEqual(failure(read(before + [0xFF] + after)), "invalid UTF-8 in a string")
+                // An escape at `place`, with an invalid byte before it in the same block, or after it.
+                let escaped = before + [UInt8(ascii: "\\"), UInt8(ascii: "n")] + after
+                XCTAssertEqual(
+                    read(escaped), .success(.array([.string(String(decoding: before + [0x0A] + after, as: UTF8.self))]))
+                )
+                if place > 0 {
+                    var invalid = escaped
+                    invalid[place - 1] = 0xFF
+                    XCTAssertEqual(failure(read(invalid)), "invalid UTF-8 in a string", "\(length) \(place)")
+                }
+                XCTAssertEqual(failure(read(escaped + [0xFF])), "invalid UTF-8 in a string")
+                // A control byte at `place`, refused (with an invalid byte after it: the control
+                // byte comes first).
+                XCTAssertEqual(failure(read(before + [0x1F] + after)), "control character in a string (escape it)")
+                XCTAssertEqual(
+                    failure(read(before + [0x09, 0xFF] + after)), "control character in a string (escape it)")
+                // A quote at `place` ends the string early: what follows is not JSON.
+                XCTAssertNotNil(failure(read(before + [0x22, 0x7F] + after)))
+            }
+        }
+    }
+
+    private func failure(_ result: Result<JSONValue, JSONParseError>) -> String? {
+        if case .failure(let error) = result { return error.message }
+        return nil
+    }
 }

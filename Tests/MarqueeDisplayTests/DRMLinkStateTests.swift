@@ -131,6 +131,23 @@ final class DRMLinkStateTests: XCTestCase {
         XCTAssertEqual(state.takeDueFrame(now: 30.013), FrameTime(timestamp: 30.012, targetTimestamp: 30.012 + period))
     }
 
+    /// The vblank that answers the request made at the resume, stamped with its slot's time,
+    /// which a late timer interrupt puts before the resume: it is that vblank, not an old one.
+    /// Dropped, the frame waited for ever and the display froze (seen in the VM suite under load).
+    func testOnTheVblankStampedJustBeforeTheResumeIsTheOneAskedFor() {
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.pause()
+        XCTAssertEqual(state.resume(now: 30), .next)
+        state.vblankRequested()
+        state.vblankArrived(time: 30 - 0.004)
+        XCTAssertEqual(
+            state.takeDueFrame(now: 30.001), FrameTime(timestamp: 29.996, targetTimestamp: 29.996 + period),
+            "drawn at once, timed by the vblank it answers")
+        XCTAssertFalse(state.expectsEvent, "nothing more is awaited")
+    }
+
     func testOnWithNothingWaitingAsksForNothing() {
         var state = makeState()
         state.pause()

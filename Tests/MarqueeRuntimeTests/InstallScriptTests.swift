@@ -7,7 +7,7 @@ import XCTest
 final class InstallScriptTests: XCTestCase, SpawnsMarquee {
     private var projectRoot: String { #filePath.components(separatedBy: "/Tests/").first! }
 
-    private func install(_ arguments: String) -> Int32 {
+    func install(_ arguments: String) -> Int32 {
         let command = "bash '\(projectRoot)/deploy/install.sh' \(arguments) >/dev/null 2>&1"
         let status = system(command)
         return (status >> 8) & 0xFF
@@ -21,7 +21,7 @@ final class InstallScriptTests: XCTestCase, SpawnsMarquee {
         return ((status >> 8) & 0xFF, contents(of: log))
     }
 
-    private func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// An installed binary must not need the Swift runtime of the machine that built it: the
     /// script builds with it linked in, warns about a `--binary` that loads it from a toolchain, and
@@ -48,7 +48,7 @@ final class InstallScriptTests: XCTestCase, SpawnsMarquee {
         XCTAssertFalse(exists("\(root)/b/usr/local/bin/marquee"))
     }
 
-    private func contents(of path: String) -> String {
+    func contents(of path: String) -> String {
         guard let file = fopen(path, "r") else { return "" }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -76,7 +76,10 @@ final class InstallScriptTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(stat(root + "/var/lib/marquee", &state), 0)
         XCTAssertEqual(state.st_mode & 0o777, 0o775)
         // The settings file is valid shell too (a value with a space is quoted).
-        XCTAssertEqual(system("sh -n '\(root)/etc/default/marquee' && (. '\(root)/etc/default/marquee' && test \"$MARQUEE_BACKEND\" = '--backend drm')"), 0)
+        XCTAssertEqual(
+            system(
+                "sh -n '\(root)/etc/default/marquee' && (. '\(root)/etc/default/marquee' && test \"$MARQUEE_BACKEND\" = '--backend drm')"
+            ), 0)
 
         // The operator edits the deck and the settings; installing again keeps both.
         let deck = root + "/etc/marquee/deck.json"

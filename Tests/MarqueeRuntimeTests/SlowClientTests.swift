@@ -141,14 +141,15 @@ extension ControlSocketTests {
         var waiting: Int32?
         for _ in 0..<30 where waiting == nil {
             let client = try connect(sending: "wait 0\n")
-            if lines(client, count: 1, seconds: 1).first?["ok"] == .bool(true) {
+            // 3 s: on a loaded machine the first reply of a debug build can take over a second.
+            if lines(client, count: 1, seconds: 3).first?["ok"] == .bool(true) {
                 served.append(client)
             } else {
                 waiting = client
             }
         }
         guard let waiting else { return XCTFail("every client was served: the limit was not reached") }
-        XCTAssertGreaterThan(served.count, 0)
+        guard !served.isEmpty else { return XCTFail("not even the first client was served") }
         let before = cpuSeconds(server)
         usleep(1_000_000)
         let spent = cpuSeconds(server) - before

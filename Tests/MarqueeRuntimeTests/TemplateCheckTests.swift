@@ -41,6 +41,27 @@ final class TemplateCheckTests: XCTestCase {
             ["sections[0].cards[0].fields.photo: image /nonexistent/a.png: No such file or directory"])
     }
 
+    /// Cards of only an id, a title and a body are checked as stored (no `Card` made): their text
+    /// is the style's colour on the style's fill, and a card with no text shows none.
+    func testPlainCardsOnALowContrastStyleAreNamed() throws {
+        let deck = try DeckDecoder.decode(
+            """
+            {"style": {"background": "#000000", "cardColor": "#707070", "cardAlpha": 1, "textColor": "#777777"},
+             "sections": [{"cards": [
+               {"id": "p", "title": "Plain"},
+               {"id": "q"},
+               {"id": "r", "body": "on its own fill", "color": "#000000"},
+               {"id": "s", "body": "only a body"}
+             ]}]}
+            """)
+        XCTAssertEqual(
+            TemplateCheck.warnings(in: deck).map(\.description),
+            [
+                "sections[0].cards[0]: text colour #777777 on the card's fill #707070 has a contrast of 1.1:1 (at least 3:1 reads)",
+                "sections[0].cards[3]: text colour #777777 on the card's fill #707070 has a contrast of 1.1:1 (at least 3:1 reads)",
+            ])
+    }
+
     func testContrastIsWCAGsRatio() {
         XCTAssertEqual(TemplateCheck.contrast(.black, .white), 21, accuracy: 0.01)
         XCTAssertEqual(TemplateCheck.contrast(.white, .white), 1)

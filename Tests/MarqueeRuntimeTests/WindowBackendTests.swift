@@ -232,6 +232,9 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         let loaded = Self.output(of: "ldd '\(binary)'")
         XCTAssertTrue(loaded.contains("libpixman-1.so.0"), loaded)
         XCTAssertFalse(loaded.lowercased().contains("libsdl"), loaded)
+        // libseat likewise: `--seat` opens it at run time (SeatLibrary).
+        XCTAssertFalse(needed.contains { $0.contains("libseat") }, "NEEDED: \(needed)")
+        XCTAssertFalse(loaded.contains("libseat"), loaded)
     }
 
     private static func output(of command: String) -> String {

@@ -17,8 +17,8 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
 }
 
 # MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
-# only the tests of Tests/vm/display.sh, to try them without the whole suite (outputs: those of
-# Tests/vm/outputs.sh).
+# only the tests of Tests/vm/display.sh, to try them without the whole suite (seat: seat.sh's;
+# outputs: outputs.sh's).
 ONLY=$(sed -n 's/.*marquee\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
 if [ -n "$ONLY" ]; then
     . /tests/$ONLY.sh
@@ -285,6 +285,9 @@ fbdev_test fbdev-vfb-32bpp-rotate270 /dev/fb1 480x640 270 0 0.0002 1 'XBGR8888, 
 
 # --- a display's real life: off and on -------------------------------------------------------------
 . /tests/display.sh
+
+# --- seats: --seat under seatd as an ordinary user, VT switches ------------------------------------
+. /tests/seat.sh
 
 # --- two outputs on one card (reloads vkms with a second output) ---------------------------------
 . /tests/outputs.sh

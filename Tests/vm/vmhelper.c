@@ -8,11 +8,17 @@
 //   vmhelper fbmode DEVICE W H VIRTUAL_H BPP PIXCLOCK
 //                                   set an fbdev mode (vfb), as fbset would.
 //   vmhelper kdmode TTY             print the console's mode: "KDMODE text" or "KDMODE graphics".
+//   vmhelper as-user UID GID PROG ARG...
+//                                   run PROG as that user and group with no supplementary groups
+//                                   (not in video: the --seat test's ordinary user).
+//   vmhelper activevt               print the virtual terminal in front: "VT 1".
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fb.h>
+#include <grp.h>
 #include <linux/kd.h>
+#include <linux/vt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,11 +105,31 @@ static int kdmode(const char *tty) {
     return 0;
 }
 
+static int as_user(char **argv) {
+    uid_t uid = (uid_t)atoi(argv[2]);
+    gid_t gid = (gid_t)atoi(argv[3]);
+    if (setgroups(0, NULL) || setgid(gid) || setuid(uid)) return perror("as-user"), 2;
+    execv(argv[4], argv + 4);
+    return perror(argv[4]), 2;
+}
+
+static int activevt(void) {
+    int fd = open("/dev/tty0", O_RDONLY | O_NOCTTY);
+    if (fd < 0) return perror("/dev/tty0"), 2;
+    struct vt_stat state;
+    if (ioctl(fd, VT_GETSTATE, &state)) return perror("VT_GETSTATE"), 2;
+    printf("VT %u\n", state.v_active);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 5 && !strcmp(argv[1], "hold")) return hold(argv[2], argv[3], argv[4]);
     if (argc == 8 && !strcmp(argv[1], "fbmode")) return fbmode(argv);
     if (argc == 3 && !strcmp(argv[1], "kdmode")) return kdmode(argv[2]);
-    fprintf(stderr, "usage: vmhelper hold DEVICE WxH FILE | fbmode DEVICE W H VIRTUAL_H BPP PIXCLOCK | kdmode TTY\n");
+    if (argc >= 5 && !strcmp(argv[1], "as-user")) return as_user(argv);
+    if (argc == 2 && !strcmp(argv[1], "activevt")) return activevt();
+    fprintf(stderr, "usage: vmhelper hold DEVICE WxH FILE | fbmode DEVICE W H VIRTUAL_H BPP PIXCLOCK | kdmode TTY | "
+                    "as-user UID GID PROG ARG... | activevt\n");
     return 2;
 }

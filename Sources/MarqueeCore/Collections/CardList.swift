@@ -61,6 +61,39 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         CardCoding.sizing(of: tree[position], in: text)
     }
 
+    /// A card as stored, for reading a whole list without making a `Card` of each (`check-deck`
+    /// checks a million): its id, title and body as UTF-8, valid only while the `forEachStored`
+    /// call that gives them runs, and the whole `Card` only when it has other fields.
+    public struct StoredCard {
+        public let id: UnsafeBufferPointer<UInt8>
+        public let title: UnsafeBufferPointer<UInt8>
+        public let body: UnsafeBufferPointer<UInt8>
+        /// The card, made when it has a colour, height, direction, template, fields or expiry;
+        /// nil when it is only an id, a title and a body.
+        public let card: Card?
+
+        public var idString: String { String(decoding: id, as: UTF8.self) }
+    }
+
+    /// Calls `body` with each card's position and stored form, in order.
+    public func forEachStored(_ body: (_ position: Int, _ card: StoredCard) -> Void) {
+        var records = tree.makeIterator()
+        var position = 0
+        while let record = records.next() {
+            text.withBytes(from: record.start) { bytes in
+                let parts = CardParts(bytes)
+                body(
+                    position,
+                    StoredCard(
+                        id: UnsafeBufferPointer(rebasing: bytes[parts.id]),
+                        title: UnsafeBufferPointer(rebasing: bytes[parts.title]),
+                        body: UnsafeBufferPointer(rebasing: bytes[parts.body]),
+                        card: parts.extra.isEmpty ? nil : CardCoding.card(record, in: text)))
+            }
+            position += 1
+        }
+    }
+
     /// Every card's own height and template name, in order (for laying out a whole deck).
     public func forEachSizing(_ body: (_ height: Double?, _ template: String?) -> Void) {
         var records = tree.makeIterator()
@@ -157,6 +190,31 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
         tree.forEachInOrder { handle, record in CardCoding.withID(of: record, in: text) { body(handle, $0) } }
     }
 
+    /// Calls `body` with each card's handle, where its bytes start in `storedText`, and its id
+    /// bytes, in order.
+    func forEachStart(_ body: (Handle, _ start: Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        tree.forEachInOrder { handle, record in
+            CardCoding.withID(of: record, in: text) { body(handle, record.start, $0) }
+        }
+    }
+
+    /// Calls `body` with each card's handle and where its bytes start in `storedText`, in order
+    /// (its bytes are then read through `CardText.withChunkBases`).
+    func forEachHandle(_ body: (Handle, _ start: Int) -> Void) {
+        tree.forEachInOrder { handle, record in body(handle, record.start) }
+    }
+
+    /// The list's bytes, for comparing many cards (`CardText.sameCard`) without going through
+    /// the list for each.
+    var storedText: CardText { text }
+
+    /// The list's id table and tree, for looking many ids up without going through the list.
+    var storedIDs: IDTable { ids }
+    var storedTree: ImplicitTreap<CardRecord> { tree }
+
+    /// Every card's handle is below this.
+    var handleBound: Int { tree.handleBound }
+
     func handle(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Handle? {
         ids.find(hash: hash) { CardCoding.id(of: tree.element($0), in: text, equals: id) }
     }
@@ -168,16 +226,6 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
     func id(of handle: Handle) -> String { CardCoding.id(of: tree.element(handle), in: text) }
 
     func card(of handle: Handle) -> Card { CardCoding.card(tree.element(handle), in: text) }
-
-    /// Whether two cards have the same bytes (the same id, texts and fields).
-    static func sameContent(_ a: CardList, _ first: Handle, _ b: CardList, _ second: Handle) -> Bool {
-        let (one, other) = (a.tree.element(first), b.tree.element(second))
-        let length = CardCoding.length(of: one, in: a.text)
-        guard length == CardCoding.length(of: other, in: b.text) else { return false }
-        return a.text.withBytes(at: one.start, count: length) { x in
-            b.text.withBytes(at: other.start, count: length) { y in x.elementsEqual(y) }
-        }
-    }
 
     // MARK: Building
 
@@ -199,6 +247,25 @@ public struct CardList: RandomAccessCollection, MutableCollection, Sendable, Exp
             count += 1
             return nil
         }
+
+        /// Appends a card given as the bytes `CardCoding` stores (its id, title and body as UTF-8,
+        /// its other fields as `CardCoding.extraBytes` makes them), `idHash` being
+        /// `IDTable.hash(id)`: what `append(_:)` does without a `Card` and its strings.
+        mutating func append(
+            id: UnsafeBufferPointer<UInt8>, idHash: UInt32, title: UnsafeBufferPointer<UInt8>,
+            body: UnsafeBufferPointer<UInt8>, extra: UnsafeBufferPointer<UInt8>
+        ) -> Int? {
+            if let existing = list.handle(ofID: id, hash: idHash) { return Int(existing) }
+            let (record, length) = CardCoding.store(id: id, title: title, body: body, extra: extra, in: &list.text)
+            list.liveBytes += length
+            list.ids.insert(list.tree.appendUnlinked(record), hash: idHash)
+            count += 1
+            return nil
+        }
+
+        /// Asks for the memory an `append` of an id with hash `idHash` will read first to be
+        /// brought into the cache (`IDTable.prefetch`).
+        func prefetch(idHash: UInt32) { list.ids.prefetch(hash: idHash) }
 
         public func contains(id: String) -> Bool { list.handle(ofID: id) != nil }
 

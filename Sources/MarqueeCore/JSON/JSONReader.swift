@@ -1,3 +1,5 @@
+import CScan
+
 /// A strict RFC 8259 reader over UTF-8 bytes that can pull its input a chunk at a time, so a deck
 /// file of 150 MB is read through a window of about a megabyte instead of being held whole (and
 /// parsed into a tree) before decoding: see docs/architecture.md, "Decoding decks in one pass".
@@ -227,6 +229,14 @@ public struct JSONReader: ~Copyable {
     /// The next member's name, or nil after the closing `}`; `isDuplicate` says whether a name was
     /// seen before in this object (an error). `first` is true for the object's first member.
     public mutating func nextMember(first: Bool, isDuplicate: (String) -> Bool) throws(JSONParseError) -> String? {
+        try nextMember(first: first, name: { String(decoding: $0, as: UTF8.self) }, isDuplicate: isDuplicate)
+    }
+
+    /// The next member's name as `name` makes it of the name's UTF-8 bytes (a decoder that knows
+    /// the names it expects need not make a `String` of each), or nil after the closing `}`.
+    public mutating func nextMember<Name>(
+        first: Bool, name: (UnsafeBufferPointer<UInt8>) -> Name, isDuplicate: (Name) -> Bool
+    ) throws(JSONParseError) -> Name? {
         skipWhitespace()
         if first {
             if current == UInt8(ascii: "}") {
@@ -246,10 +256,13 @@ public struct JSONReader: ~Copyable {
             }
         }
         guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-        let key = try string()
+        let key = try withStringBytes(name)
         if isDuplicate(key) {
+            // The name is read again as text for the message (it is still in the window).
             position = lastStringStart
-            throw error("duplicate member \"\(key)\"")
+            let text = try string()
+            position = lastStringStart
+            throw error("duplicate member \"\(text)\"")
         }
         skipWhitespace()
         guard current == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
@@ -384,9 +397,18 @@ public struct JSONReader: ~Copyable {
         return count
     }
 
-    /// A string value (at its opening quote). Strings are collected as UTF-8 bytes and validated
-    /// once; the common case (no escapes) is one slice of the window.
+    /// A string value (at its opening quote).
     public mutating func string() throws(JSONParseError) -> String {
+        try withStringBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Reads a string value (at its opening quote) and calls `body` with its UTF-8 bytes, checked
+    /// to be valid, without making a `String`: a deck's card texts go straight into the card's
+    /// stored bytes. The common case (no escapes) is one slice of the window; the bytes are only
+    /// valid during `body`.
+    public mutating func withStringBytes<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) throws(JSONParseError) -> Result {
         // The opening quote is kept in the window with the text, so an error can point at it.
         tokenStart = position
         position += 1
@@ -403,36 +425,40 @@ public struct JSONReader: ~Copyable {
         }
         let start = tokenStart! + 1
         if position < end, base[position] == UInt8(ascii: "\"") {
-            if highBits & 0x8080_8080_8080_8080 == 0 {
-                let string = String(
-                    decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-                position += 1
-                return string
+            let bytes = UnsafeBufferPointer(start: UnsafePointer(base + start), count: position - start)
+            if highBits & 0x8080_8080_8080_8080 != 0, !Self.isValidUTF8(bytes) {
+                throw error("invalid UTF-8 in a string")
             }
-            guard
-                let string = String(
-                    validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-            else { throw error("invalid UTF-8 in a string") }
             position += 1
-            return string
+            return body(bytes)
         }
-        var utf8 = Array(UnsafeBufferPointer(start: base + start, count: position - start))
+        // A string with escapes is put together in `unescaped`, kept from string to string.
+        var utf8 = unescaped
+        unescaped = []
+        utf8.removeAll(keepingCapacity: true)
+        // (A huge one's buffer is let go rather than kept for the rest of the document.)
+        defer { if utf8.capacity <= 1 << 16 { unescaped = utf8 } }
+        utf8.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                if highBits & 0x8080_8080_8080_8080 == 0 { return String(decoding: utf8, as: UTF8.self) }
-                guard let string = String(validating: utf8, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in a string")
+                let valid = utf8.withUnsafeBufferPointer {
+                    highBits & 0x8080_8080_8080_8080 == 0 || Self.isValidUTF8($0)
                 }
-                return string
+                guard valid else { throw error("invalid UTF-8 in a string") }
+                return utf8.withUnsafeBufferPointer(body)
             }
             if byte < 0x20 { throw error("control character in a string (escape it)") }
             if byte == UInt8(ascii: "\\") {
                 position += 1
                 let scalar = try escape()
                 if scalar.value >= 0x80 { highBits |= 0x80 }
-                utf8.append(contentsOf: UTF8.encode(scalar)!)
+                if scalar.isASCII {
+                    utf8.append(UInt8(scalar.value))
+                } else {
+                    utf8.append(contentsOf: UTF8.encode(scalar)!)
+                }
                 continue
             }
             // The plain bytes up to the next quote, backslash or control byte, in one piece.
@@ -442,38 +468,53 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    /// Moves `position` over the window's bytes up to the next quote, backslash or control byte,
-    /// eight at a time while it can, or to the window's end; ORs the bytes into `highBits` (whose
-    /// high bits then say whether any was not ASCII).
-    @inline(__always)
-    private mutating func skipPlainBytes(highBits: inout UInt64) {
-        while position + 8 <= end {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            if Self.hasSpecialByte(word) { break }
-            highBits |= word
-            position += 8
+    /// The bytes of the last string read that had escapes (its buffer is reused).
+    private var unescaped: [UInt8] = []
+
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
+    /// U+10FFFF), as `String(validating:)` decides, without making the string.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            // The allowed range of the second byte depends on the first (Unicode's table 3-7).
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, high) = (4, 0x8F)
+            default: return false
+            }
+            guard index + length <= count else { return false }
+            let second = bytes[index + 1]
+            guard second >= low, second <= high else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
         }
-        while position < end {
-            let byte = base[position]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            highBits |= UInt64(byte)
-            position += 1
-        }
+        return true
     }
 
-    /// Whether any of the eight bytes is `"`, `\\` or below 0x20 (the classic "has a zero byte"
-    /// test on the word xor each; it may also flag the byte after a true hit, which only sends
-    /// the scan to the byte loop sooner).
+    /// Moves `position` over the window's bytes up to the next quote, backslash or control byte,
+    /// or to the window's end; ORs the bytes into `highBits` (whose high bits then say whether any
+    /// was not ASCII). Sixteen bytes at a time with SSE2 or NEON (`marquee_scan_string`, in C:
+    /// Swift's `SIMD16` compares were not made vector instructions and took 6.6 times as long as
+    /// the eight-byte word loop this replaces).
     @inline(__always)
-    private static func hasSpecialByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let zeroQuote = (quote &- ones) & ~quote
-        let zeroBackslash = (backslash &- ones) & ~backslash
-        let control = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | control) & highs != 0
+    private mutating func skipPlainBytes(highBits: inout UInt64) {
+        var high: UInt8 = 0
+        position += marquee_scan_string(base + position, base + end, &high)
+        highBits |= UInt64(high)
     }
 
     private mutating func escape() throws(JSONParseError) -> Unicode.Scalar {

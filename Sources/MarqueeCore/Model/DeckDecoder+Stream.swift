@@ -15,16 +15,25 @@ extension DeckDecoder {
     }
 
     public static func decode(bytes: [UInt8]) throws(DeckError) -> Deck {
-        let result: Result<Deck, DeckError> = bytes.withUnsafeBufferPointer { buffer in
-            // Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
-            // parser ignore it, and a deck file is where one turns up.
-            do throws(DeckError) {
-                return .success(try decode(reader: JSONReader(bytes: buffer, allowingByteOrderMark: true)))
-            } catch {
-                return .failure(error)
-            }
+        try bytes.withUnsafeBufferPointer { buffer in decode(buffer: buffer) }.get()
+    }
+
+    /// Decodes a deck given as JSON text (`apply {...}`), reading the string's own UTF-8 bytes:
+    /// a copy into an array first was 15.7 MB of new memory for a state of 100,000 cards.
+    public static func decode(text: String) throws(DeckError) -> Deck {
+        var text = text
+        return try text.withUTF8 { buffer in decode(buffer: buffer) }.get()
+    }
+
+    /// The deck in `buffer`, as a result (the closures that lend the bytes cannot throw a typed
+    /// error). Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
+    /// parser ignore it, and a deck file is where one turns up.
+    private static func decode(buffer: UnsafeBufferPointer<UInt8>) -> Result<Deck, DeckError> {
+        do throws(DeckError) {
+            return .success(try decode(reader: JSONReader(bytes: buffer, allowingByteOrderMark: true)))
+        } catch {
+            return .failure(error)
         }
-        return try result.get()
     }
 
     /// Decodes a deck already parsed (tests, and decks made in code): written out and read back,
@@ -102,9 +111,10 @@ extension DeckDecoder {
         /// the file of each of its cards (cards with problems are left out): problems name them.
         var fileSection: [Int] = []
         var fileCard: [[Int32]] = []
-        /// Hashes of the ids of the cards of earlier sections, made when a section follows one
-        /// with cards: a duplicate across sections is looked for only when its hash is there.
-        var earlierIDHashes: Set<Int>?
+        /// Hashes (`IDTable.hash`) of the ids of the cards of earlier sections, made when a section
+        /// follows one with cards: a duplicate across sections is looked for only when its hash is
+        /// there.
+        var earlierIDHashes: Set<UInt32>?
         var cardsDecoded = 0
         var firstSectionWithID: [String: Int] = [:]
         var templatesKnown = false
@@ -183,20 +193,24 @@ extension DeckDecoder {
     ) throws(JSONParseError) {
         try reader.beginArray(depth: 4)
         if checks.earlierIDHashes == nil, checks.cardsDecoded > 0 {
-            var hashes = Set<Int>(minimumCapacity: checks.cardsDecoded)
-            for earlier in deck.sections {
-                for position in 0..<earlier.cards.count { hashes.insert(earlier.cards.id(at: position).hashValue) }
-            }
+            var hashes = Set<UInt32>(minimumCapacity: checks.cardsDecoded)
+            for earlier in deck.sections { earlier.cards.forEachID { _, id in hashes.insert(IDTable.hash(id)) } }
             checks.earlierIDHashes = hashes
         }
         var builder = CardList.Builder()
         var fileIndices: [Int32] = []
         var cardIndex = 0
+        var scratch = CardScratch()
         while try reader.nextElement(index: cardIndex) {
             defer { cardIndex += 1 }
-            let path = { "sections[\(sectionIndex)].cards[\(cardIndex)]" }
-            guard let card = try card(&reader, path: path) else { continue }
-            if let name = card.template, name != CardTemplate.defaultName, deck.templates[name] == nil {
+            // The index as a constant: a closure that captured the variable kept it in a heap
+            // box, retained and released a few times for every card.
+            let index = cardIndex
+            let path = { "sections[\(sectionIndex)].cards[\(index)]" }
+            guard try card(&reader, path: path, into: &scratch, builder: builder) else { continue }
+            if scratch.hasOtherFields, let name = scratch.others.template, name != CardTemplate.defaultName,
+                deck.templates[name] == nil
+            {
                 if checks.templatesKnown {
                     report(path() + ".template", Self.unknownTemplate(name, in: deck))
                 } else if let use = checks.templatesNamedEarly[name] {
@@ -205,28 +219,70 @@ extension DeckDecoder {
                     checks.templatesNamedEarly[name] = (path() + ".template", 1, checks.templatesNamedEarly.count)
                 }
             }
+            let idHash = scratch.idHash ?? scratch.id.withUnsafeBufferPointer { IDTable.hash($0) }
             var first: (section: Int, card: Int)?
-            if let hashes = checks.earlierIDHashes, hashes.contains(card.id.hashValue) {
-                first = firstUse(of: card.id, in: deck, checks)
+            if let hashes = checks.earlierIDHashes, hashes.contains(idHash) {
+                first = firstUse(of: scratch.idString, in: deck, checks)
             }
             if first == nil {
-                if let position = builder.append(card) {
+                if let position = scratch.append(to: &builder, idHash: idHash) {
                     first = (sectionIndex, Int(fileIndices[position]))
                 } else {
                     fileIndices.append(Int32(truncatingIfNeeded: cardIndex))
-                    checks.earlierIDHashes?.insert(card.id.hashValue)
+                    checks.earlierIDHashes?.insert(idHash)
                 }
             }
             if let first {
                 report(
                     path() + ".id",
-                    "duplicate id \(MessageText.quoted(card.id)) (first used at sections[\(first.section)].cards[\(first.card)])"
+                    "duplicate id \(MessageText.quoted(scratch.idString)) (first used at sections[\(first.section)].cards[\(first.card)])"
                 )
             }
         }
         checks.cardsDecoded += builder.count
         section.cards = builder.build()
         checks.fileCard.append(fileIndices)
+    }
+
+    /// The card being read: its id, title and body as UTF-8, copied from the reader's window
+    /// (no `String` is made for them), and its other fields, rarely set, decoded as a `Card`'s
+    /// are. Kept from card to card so that its buffers are allocated once.
+    private struct CardScratch {
+        var id: [UInt8] = []
+        /// `IDTable.hash(id)`, when the id was read as a string.
+        var idHash: UInt32?
+        var title: [UInt8] = []
+        var body: [UInt8] = []
+        /// The card's other fields (its id, title and body are not set here).
+        var others = Card(id: "")
+        var hasOtherFields = false
+
+        mutating func reset() {
+            id.removeAll(keepingCapacity: true)
+            idHash = nil
+            title.removeAll(keepingCapacity: true)
+            body.removeAll(keepingCapacity: true)
+            if hasOtherFields {
+                others = Card(id: "")
+                hasOtherFields = false
+            }
+        }
+
+        var idString: String { String(decoding: id, as: UTF8.self) }
+
+        /// Stores the card in `builder`'s list; returns what `CardList.Builder.append` does.
+        func append(to builder: inout CardList.Builder, idHash: UInt32) -> Int? {
+            let extra = hasOtherFields ? CardCoding.extraBytes(others) : []
+            return id.withUnsafeBufferPointer { id in
+                title.withUnsafeBufferPointer { title in
+                    body.withUnsafeBufferPointer { body in
+                        extra.withUnsafeBufferPointer { extra in
+                            builder.append(id: id, idHash: idHash, title: title, body: body, extra: extra)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Where in the file an earlier section has a card with `id`, if one has.
@@ -239,41 +295,101 @@ extension DeckDecoder {
         return nil
     }
 
-    /// One card, read member by member (no tree of it is made).
-    private mutating func card(_ reader: inout JSONReader, path: () -> String) throws(JSONParseError) -> Card? {
+    /// One card, read member by member into `scratch` (no tree of it is made); returns whether it
+    /// can be used. A string id, title or body is copied as bytes; other members are decoded as
+    /// values and checked by `cardMember`, as a card given alone is.
+    private mutating func card(
+        _ reader: inout JSONReader, path: () -> String, into scratch: inout CardScratch,
+        builder: borrowing CardList.Builder
+    ) throws(JSONParseError) -> Bool {
+        scratch.reset()
         guard reader.peek() == UInt8(ascii: "{") else {
             _ = members(try reader.value(depth: 4), path: path(), allowed: Self.cardFields)
-            return nil
+            return false
         }
         try reader.beginObject(depth: 5)
-        var card = Card(id: "")
         var hasID = false
         var usable = true
         var seen: UInt32 = 0
         var unknown: [String] = []
         while let key = try reader.nextMember(
-            first: seen == 0 && unknown.isEmpty,
+            first: seen == 0 && unknown.isEmpty, name: Self.cardMemberName,
             isDuplicate: { key in
-                if let bit = Self.cardFields.firstIndex(of: key) { return seen & 1 << bit != 0 }
-                return unknown.contains(key)
+                if let unknownName = key.unknown { return unknown.contains(unknownName) }
+                return seen & 1 << key.field != 0
             })
         {
-            let value = try reader.value(depth: 5)
-            if let bit = Self.cardFields.firstIndex(of: key) {
-                seen |= 1 << bit
-                if usable { usable = cardMember(key, value, into: &card, hasID: &hasID, path: path()) }
-            } else {
-                unknown.append(key)
+            if let name = key.unknown {
+                _ = try reader.value(depth: 5)
+                unknown.append(name)
                 report(
-                    Self.join(path(), key),
+                    Self.join(path(), name),
                     "unknown field (known fields: \(Self.cardFields.sorted().joined(separator: ", ")))")
+                continue
             }
+            let bit = key.field
+            let key = Self.cardFields[bit]
+            seen |= 1 << bit
+            // `cardFields` starts with "id", "title" and "body".
+            if bit < 3, reader.peek() == UInt8(ascii: "\"") {
+                try reader.withStringBytes { bytes in
+                    switch bit {
+                    case 0: scratch.id.append(contentsOf: bytes)
+                    case 1: scratch.title.append(contentsOf: bytes)
+                    default: scratch.body.append(contentsOf: bytes)
+                    }
+                }
+                if bit == 0, usable {
+                    if scratch.id.isEmpty {
+                        report(path() + ".id", "must not be empty")
+                        usable = false
+                    } else {
+                        hasID = true
+                        // The id's lookup comes after the card's other members: its memory is
+                        // asked for now.
+                        let hash = scratch.id.withUnsafeBufferPointer { IDTable.hash($0) }
+                        scratch.idHash = hash
+                        builder.prefetch(idHash: hash)
+                    }
+                }
+                continue
+            }
+            let value = try reader.value(depth: 5)
+            if bit >= 3 { scratch.hasOtherFields = true }
+            if usable { usable = cardMember(key, value, into: &scratch.others, hasID: &hasID, path: path()) }
         }
-        guard usable else { return nil }
+        guard usable else { return false }
         guard hasID else {
             report(path() + ".id", "missing (every card needs a unique id)")
-            return nil
+            return false
         }
-        return card
+        return true
     }
+
+    /// A card member's name: its index in `cardFields`, or the name itself when it is not one
+    /// (made as a `String` only then).
+    private static func cardMemberName(_ bytes: UnsafeBufferPointer<UInt8>) -> (field: Int, unknown: String?) {
+        // "id", "title" and "body" (what nearly every card has) compared as words: going through
+        // `cardFieldBytes` retained and released each name's array.
+        switch bytes.count {
+        case 2 where bytes[0] == UInt8(ascii: "i") && bytes[1] == UInt8(ascii: "d"): return (0, nil)
+        case 4 where UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt32.self) == Self.bodyWord:
+            return (2, nil)
+        case 5
+        where UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt32.self) == Self.titleWord
+            && bytes[4] == UInt8(ascii: "e"):
+            return (1, nil)
+        default: break
+        }
+        for (index, name) in cardFieldBytes.enumerated()
+        where name.count == bytes.count && name.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+            return (index, nil)
+        }
+        return (-1, String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static let cardFieldBytes = cardFields.map { Array($0.utf8) }
+    /// "body" and "titl" as little-endian words (what `loadUnaligned` reads on the targets).
+    private static let bodyWord = UInt32(littleEndian: 0x7964_6F62)
+    private static let titleWord = UInt32(littleEndian: 0x6C74_6974)
 }

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// One step of the way from one deck state to another, in the terms of the scene's edits. Cards
 /// are placed after another card (by id), so a step holds whatever the steps before it did.
 public enum DeckDiffStep: Equatable, Sendable {
@@ -66,26 +68,70 @@ public struct DeckDiff: Equatable, Sendable {
         // copy the section (and retain its arrays) for every card.
         let oldLists = oldSections.map(\.cards)
         let newLists = newSections.map(\.cards)
+        // Cards are read through the addresses of their texts' chunks (old lists' texts first,
+        // then the new ones'): see `CardText.withChunkBases`.
+        let texts = oldLists.map(\.storedText) + newLists.map(\.storedText)
+        self = CardText.withChunkBases(of: texts) { bytes in
+            DeckDiff(old: oldSections, oldLists, new: newSections, newLists, bytes: bytes)
+        }
+    }
 
+    private init(
+        old oldSections: [Section], _ oldLists: [CardList], new newSections: [Section], _ newLists: [CardList],
+        bytes: ChunkBases
+    ) {
         // The old cards in order (global index g): their section, their node, and a table from
         // id to g.
-        let oldCards = OldCards(oldLists)
-        // Each new card in order: its node, and the old card with its id (-1 when new).
+        let oldCards = OldCards(oldLists, bytes: bytes)
+        // Each new card in order (n): its node, where its bytes start, its id's hash, and the old
+        // card with its id (-1 when new). New list j's text is `bytes`' text `oldLists.count + j`.
         var newBases: [Int] = []
         var newNodes: [CardList.Handle] = []
         var newMatch: [Int32] = []
-        newNodes.reserveCapacity(new.cardCount)
-        newMatch.reserveCapacity(new.cardCount)
-        for list in newLists {
+        let newCount = newLists.reduce(0) { $0 + $1.count }
+        newNodes.reserveCapacity(newCount)
+        newMatch.reserveCapacity(newCount)
+        var newHashes: [UInt32] = []
+        newHashes.reserveCapacity(newCount)
+        var newStarts: [Int] = []
+        newStarts.reserveCapacity(newCount)
+        for (j, list) in newLists.enumerated() {
             newBases.append(newNodes.count)
-            list.forEachID { node, id in
+            // The hashes are the ones decoding stored in the list's id table, not made again:
+            // hashing every new id read every new card's bytes one more time.
+            var hashOfHandle = [UInt32](repeating: 0, count: list.handleBound)
+            list.storedIDs.forEachEntry { handle, hash in hashOfHandle[Int(handle)] = hash }
+            list.forEachHandle { node, start in
                 newNodes.append(node)
-                newMatch.append(oldCards.index(ofID: id) ?? -1)
+                newStarts.append(start)
+                newHashes.append(hashOfHandle[Int(node)])
             }
         }
         newBases.append(newNodes.count)
         func newRange(_ j: Int) -> Range<Int> { newBases[j]..<newBases[j + 1] }
         func newID(_ j: Int, _ n: Int) -> String { newLists[j].id(of: newNodes[n]) }
+        // Whether a new card found among the old ones has other bytes than it: compared as soon as
+        // its old card is found, while both cards' bytes are in the cache.
+        var changed = [Bool](repeating: false, count: newCount)
+        for j in newLists.indices {
+            let text = oldLists.count + j
+            for n in newRange(j) {
+                // The table's slot and the bytes of a card a few places on are asked for now, so
+                // that the lookups do not each wait for memory (the table of a million ids is
+                // 16 MB, the cards' bytes 157 MB).
+                if n + Self.lookAhead < newHashes.count {
+                    oldCards.prefetch(hash: newHashes[n + Self.lookAhead])
+                    marquee_prefetch(bytes.bytes(text: text, start: newStarts[n + Self.lookAhead]))
+                }
+                let g = oldCards.index(ofID: bytes.id(text: text, start: newStarts[n]), hash: newHashes[n], bytes)
+                newMatch.append(g ?? -1)
+                if let g {
+                    changed[n] = !bytes.sameCard(
+                        text: Int(oldCards.section[Int(g)]), start: oldCards.start[Int(g)], otherText: text,
+                        otherStart: newStarts[n])
+                }
+            }
+        }
 
         // Sections: matched ones in increasing old order stay, chosen to keep the most cards in
         // place (each weighs one more than the cards it keeps, so empty ones count too).
@@ -144,14 +190,10 @@ public struct DeckDiff: Equatable, Sendable {
 
         // 3. New content for the cards that stay or move, before any moves: a moved card then
         // carries it, with the template it names (which only the new state may define).
-        for j in newSections.indices {
-            for n in newRange(j) where newMatch[n] >= 0 {
-                let g = Int(newMatch[n])
-                let oldList = oldLists[Int(oldCards.section[g])]
-                if !CardList.sameContent(oldList, oldCards.node[g], newLists[j], newNodes[n]) {
-                    steps.append(.updateCard(newLists[j].card(of: newNodes[n])))
-                    updated += 1
-                }
+        for (j, newList) in newLists.enumerated() {
+            for n in newRange(j) where changed[n] {
+                steps.append(.updateCard(newList.card(of: newNodes[n])))
+                updated += 1
             }
         }
 
@@ -195,6 +237,10 @@ public struct DeckDiff: Equatable, Sendable {
         }
     }
 
+    /// How many cards ahead an id table's slot is prefetched: far enough for the memory to come
+    /// while the cards in between are looked up.
+    static let lookAhead = 16
+
     /// Carries the steps out on `target`.
     public func apply<Target: DeckDiffTarget>(to target: inout Target) {
         for step in steps { target.perform(step) }
@@ -231,33 +277,66 @@ public struct DeckDiff: Equatable, Sendable {
 }
 
 /// The old deck's cards in order, each by global index: its section and its node, and a table
-/// from id to index (4 + 4 + 8 bytes a card, where a `[String: place]` map took about 40).
+/// from id to index (4 + 4 + 8 + 8 bytes a card, where a `[String: place]` map took about 40).
 private struct OldCards {
     var section: [Int32] = []
     var node: [CardList.Handle] = []
+    /// Where each card's bytes start in its list's `storedText`.
+    var start: [Int] = []
+    /// Every old id's index; for a deck of one section (what a big feed usually is), the list's
+    /// own id table, whose handles `indexOfHandle` turns into indices (4 bytes a card, where a
+    /// table of its own took 16 and hashing every old id again).
     private var table = IDTable()
+    private var indexOfHandle: [Int32] = []
     private let lists: [CardList]
 
     var count: Int { node.count }
 
-    init(_ lists: [CardList]) {
+    init(_ lists: [CardList], bytes: ChunkBases) {
         self.lists = lists
         let total = lists.reduce(0) { $0 + $1.count }
         section.reserveCapacity(total)
         node.reserveCapacity(total)
+        start.reserveCapacity(total)
+        if lists.count == 1, let cards = lists.first {
+            table = cards.storedIDs
+            indexOfHandle = [Int32](repeating: -1, count: cards.handleBound)
+            cards.forEachHandle { handle, cardStart in
+                indexOfHandle[Int(handle)] = Int32(node.count)
+                section.append(0)
+                node.append(handle)
+                start.append(cardStart)
+            }
+            return
+        }
         table.reserveCapacity(total)
+        var hashes: [UInt32] = []
+        hashes.reserveCapacity(total)
         for (k, cards) in lists.enumerated() {
-            cards.forEachID { handle, id in
-                table.insert(Int32(node.count), hash: IDTable.hash(id))
+            cards.forEachHandle { handle, cardStart in
+                hashes.append(IDTable.hash(bytes.id(text: k, start: cardStart)))
                 section.append(Int32(k))
                 node.append(handle)
+                start.append(cardStart)
             }
+        }
+        // Inserted a pass later, with the slot of a card a few places on prefetched.
+        for g in hashes.indices {
+            if g + DeckDiff.lookAhead < hashes.count { table.prefetch(hash: hashes[g + DeckDiff.lookAhead]) }
+            table.insert(Int32(g), hash: hashes[g])
         }
     }
 
-    /// The global index of the old card with this id.
-    func index(ofID id: UnsafeBufferPointer<UInt8>) -> Int32? {
-        table.find(hash: IDTable.hash(id)) { g in lists[Int(section[Int(g)])].id(of: node[Int(g)], equals: id) }
+    func prefetch(hash: UInt32) { table.prefetch(hash: hash) }
+
+    /// The global index of the old card with this id (whose `IDTable.hash` is `hash`); the old
+    /// lists' texts are the first of `bytes`.
+    func index(ofID id: UnsafeBufferPointer<UInt8>, hash: UInt32, _ bytes: ChunkBases) -> Int32? {
+        let byHandle = !indexOfHandle.isEmpty
+        return table.find(hash: hash) { handle in
+            let g = byHandle ? Int(indexOfHandle[Int(handle)]) : Int(handle)
+            return CardText.same(bytes.id(text: Int(section[g]), start: start[g]), id)
+        }.map { byHandle ? indexOfHandle[Int($0)] : $0 }
     }
 
     func id(_ g: Int) -> String { lists[Int(section[g])].id(of: node[g]) }

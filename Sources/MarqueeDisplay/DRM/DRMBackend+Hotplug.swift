@@ -15,6 +15,10 @@ extension DRMBackend: DisplayHotplug {
 
     public func takeDisplayChanges() -> [DisplayChange] {
         guard let monitor, monitor.takeCardChanges() else { return [] }
+        return probeDisplays()
+    }
+
+    public func probeDisplays() -> [DisplayChange] {
         let resources: DRMResources
         do {
             resources = try DRMResources(device)
@@ -78,7 +82,7 @@ extension DRMBackend: DisplayHotplug {
             }
             output = target
             self.modesetter = modesetter
-            if isPoweredOn {
+            if isPoweredOn && isSeatActive {
                 try modesetter.setMode(framebuffer: buffers[front].framebufferID)
             }
         } catch {
@@ -87,7 +91,7 @@ extension DRMBackend: DisplayHotplug {
         }
         isConnected = true
         card.claim(target.crtcID, by: self)
-        if isPoweredOn {
+        if isPoweredOn && isSeatActive {
             link.resume(crtcIndex: target.crtcIndex, pacing: Self.pacing(for: target.mode, options))
         }
         log("drm: \(target.connector.name) connected; \(target.mode.description), CRTC \(target.crtcID)")

@@ -11,8 +11,9 @@
 extension DRMBackend: DisplayPower {
     public func setPower(on: Bool) throws(DisplayError) {
         guard on != isPoweredOn else { return }
-        guard isConnected else {
-            // Nothing is shown while unplugged; the display comes back on or off as asked.
+        guard isConnected, isSeatActive else {
+            // Nothing is shown while unplugged (or away on another VT); the display comes back on
+            // or off as asked.
             isPoweredOn = on
             return
         }

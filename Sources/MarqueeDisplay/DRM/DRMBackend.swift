@@ -22,6 +22,8 @@ public struct DRMOptions: Sendable {
     /// The outputs after the first (`--connector` given more than once), each with its own
     /// `--mode` and `--rotate`. They share the first one's card.
     public var furtherOutputs: [DRMOutputRequest] = []
+    /// `--seat`: open the device through libseat (seatd or logind) instead of directly.
+    public var seat = false
 
     public init() {}
 }
@@ -62,19 +64,24 @@ public final class DRMBackend: DisplayBackend {
     var front = 0
     /// False after `display off`: no frame is flipped until `display on`.
     var isPoweredOn = true
+    /// Whether the card's seat (`--seat`) is Marquee's now; always true without one. Every
+    /// output on the card follows the same seat (`DRMCard.seat`).
+    var seatPlan = SeatPlan()
+    var isSeatActive: Bool { seatPlan.isActive }
     /// False while the connector has no display (it was unplugged, or the TV switched off).
     var isConnected = true
-    /// Frames are flipped only while the display is on and connected.
-    var isShowing: Bool { isPoweredOn && isConnected }
+    /// Frames are flipped only while the display is on and connected (and the seat is Marquee's).
+    var isShowing: Bool { isPoweredOn && isConnected && isSeatActive }
     private var restored = false
     var hasPresented = false
 
     /// The output `options` name (the first, when `--connector` is given more than once).
     public convenience init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
-        let (device, resources, output, monitor) = try Self.open(options, log: log)
+        let seat = options.seat ? try Seat.open(log: log) : nil
+        let (device, resources, output, monitor) = try Self.open(options, seat: seat, log: log)
         try self.init(
-            card: DRMCard(device: device), resources: resources, output: output, monitor: monitor, options: options,
-            log: log)
+            card: DRMCard(device: device, seat: seat), resources: resources, output: output, monitor: monitor,
+            options: options, log: log)
     }
 
     /// One output on `card`, whose connector, mode and CRTC are chosen already.
@@ -161,13 +168,16 @@ public final class DRMBackend: DisplayBackend {
         -> [DRMBackend]
     {
         guard !options.furtherOutputs.isEmpty else { return [try DRMBackend(options: options, log: log)] }
-        let (device, _, first, firstMonitor) = try open(options, log: log)
+        // One seat for the card: the seat manager opens the device once, and a switch to another
+        // virtual terminal takes every output away together.
+        let seat = options.seat ? try Seat.open(log: log) : nil
+        let (device, _, first, firstMonitor) = try open(options, seat: seat, log: log)
         let resources = try DRMResources(device)
         let requests =
             [DRMOutputRequest(connector: first.connector.name, mode: options.mode, rotation: options.rotation)]
             + options.furtherOutputs
         let outputs = try DRMOutput.chooseAll(on: device.path, resources: resources, requests: requests)
-        let card = DRMCard(device: device)
+        let card = DRMCard(device: device, seat: seat)
         var backends: [DRMBackend] = []
         for (index, (output, request)) in zip(outputs, requests).enumerated() {
             var own = options
@@ -199,11 +209,11 @@ public final class DRMBackend: DisplayBackend {
     /// The device and output that `options` name, or the first card with a connected display;
     /// with `--wait-for-display` and no display, waits for one. Also the card's hotplug monitor.
     private static func open(
-        _ options: DRMOptions, log: (String) -> Void
+        _ options: DRMOptions, seat: Seat?, log: (String) -> Void
     ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         if let path = options.devicePath {
-            let device = try DRMDevice.open(path)
-            return try waitForOutput(on: device, options, log: log)
+            let device = try DRMDevice.open(path, seat: seat)
+            return try waitForOutput(on: device, options, seat: seat, log: log)
         }
         let paths = DRMDevice.cardPaths()
         guard !paths.isEmpty else {
@@ -212,7 +222,7 @@ public final class DRMBackend: DisplayBackend {
         var problems: [DisplayError] = []
         for path in paths {
             do {
-                let device = try DRMDevice.open(path)
+                let device = try DRMDevice.open(path, seat: seat)
                 let resources = try DRMResources(device)
                 let output = try DRMOutput.choose(
                     on: device.path, resources: resources, connector: options.connector, mode: options.mode)
@@ -225,8 +235,10 @@ public final class DRMBackend: DisplayBackend {
         // set modes.
         if options.waitForDisplay, problems.allSatisfy({ $0.code == .noDisplay || $0.code == .backendUnavailable }) {
             for path in paths {
-                guard let device = try? DRMDevice.open(path), (try? DRMResources(device)) != nil else { continue }
-                return try waitForOutput(on: device, options, log: log)
+                guard let device = try? DRMDevice.open(path, seat: seat), (try? DRMResources(device)) != nil else {
+                    continue
+                }
+                return try waitForOutput(on: device, options, seat: seat, log: log)
             }
         }
         // One card: its own message says it best. Several: the one that got furthest (a mode or
@@ -242,7 +254,7 @@ public final class DRMBackend: DisplayBackend {
     /// The output on `device`; with `--wait-for-display`, sleeps in `poll()` on the card's
     /// uevents until a display is connected (no timeout, no wake-up meanwhile).
     private static func waitForOutput(
-        on device: DRMDevice, _ options: DRMOptions, log: (String) -> Void
+        on device: DRMDevice, _ options: DRMOptions, seat: Seat?, log: (String) -> Void
     ) throws(DisplayError) -> (DRMDevice, DRMResources, DRMOutput, UeventMonitor?) {
         // Watching starts before the first probe, so a display plugged in between is not missed.
         let monitor = monitor(for: device, log: log)
@@ -260,9 +272,13 @@ public final class DRMBackend: DisplayBackend {
                     log("drm: waiting for a display on \(device.path) (its connectors: \(resources.connectorList))")
                     logged = true
                 }
-                var descriptor = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
-                _ = SystemCall.run { poll(&descriptor, 1, -1) }
+                var descriptors = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
+                // With --seat, a VT switch meanwhile is answered (nothing is shown yet), or the
+                // switch would hang until a display came.
+                if let seat { descriptors.append(pollfd(fd: seat.fd, events: Int16(POLLIN), revents: 0)) }
+                _ = SystemCall.run { poll(&descriptors, nfds_t(descriptors.count), -1) }
                 _ = monitor.takeCardChanges()
+                if let seat, descriptors.count > 1, descriptors[1].revents != 0 { try seat.settleBeforeUse(log: log) }
             }
         }
     }
@@ -299,6 +315,7 @@ public final class DRMBackend: DisplayBackend {
         let result = modesetter.flip(
             to: buffers[back].framebufferID, damage: hasPresented ? clip : nil, events: link.events)
         if case .failure(let code) = result {
+            if card.seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
             throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
         }
         link.flipQueued()
@@ -330,11 +347,14 @@ public final class DRMBackend: DisplayBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
+        let isLast = card.release(self)
+        // Away on another VT the CRTC is that program's, and Marquee may not touch it.
+        guard isSeatActive else { return }
         link.waitForFlip()
         switch saved.restore(on: device) {
         case .success: log("drm: restored \(saved.description)")
         case .failure(let code): log("drm: could not restore \(saved.description): \(code)")
         }
-        if card.release(self) { device.dropMaster() }
+        if isLast { device.dropMaster() }
     }
 }

@@ -7,17 +7,29 @@ import MarqueeCore
 final class DRMDevice {
     let path: String
     let fd: Int32
+    /// With `--seat`: the seat that opened the device and its id there, to close it through.
+    private let seatDevice: (seat: Seat, id: Int32)?
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, fd: Int32, seatDevice: (Seat, Int32)? = nil) {
         self.path = path
         self.fd = fd
+        self.seatDevice = seatDevice
     }
 
-    deinit { close(fd) }
+    deinit {
+        if let seatDevice { seatDevice.seat.closeDevice(seatDevice.id) }
+        close(fd)
+    }
 
     /// Opens `path` for modesetting. The errors say what to do: which group grants access, or
     /// that the node is not a DRM device.
-    static func open(_ path: String) throws(DisplayError) -> DRMDevice {
+    static func open(_ path: String, seat: Seat? = nil) throws(DisplayError) -> DRMDevice {
+        if let seat {
+            // The seat manager opens it (and makes Marquee's file DRM master while the seat is
+            // active): no permission on the node is needed.
+            let (fd, id) = try seat.openDevice(path)
+            return try checked(DRMDevice(path: path, fd: fd, seatDevice: (seat, id)))
+        }
         let fd: Int32
         switch SystemCall.run({ Glibc.open(path, O_RDWR | O_CLOEXEC) }) {
         case .success(let opened): fd = opened
@@ -33,8 +45,12 @@ final class DRMDevice {
                 throw DisplayError(.backendUnavailable, "cannot open \(path): \(code)", errno: code)
             }
         }
-        let device = DRMDevice(path: path, fd: fd)
-        guard let version = drmGetVersion(fd) else {
+        return try checked(DRMDevice(path: path, fd: fd))
+    }
+
+    private static func checked(_ device: DRMDevice) throws(DisplayError) -> DRMDevice {
+        let path = device.path
+        guard let version = drmGetVersion(device.fd) else {
             throw DisplayError(.backendUnavailable, "\(path) is not a DRM device")
         }
         drmFreeVersion(version)

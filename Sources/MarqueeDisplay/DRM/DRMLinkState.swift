@@ -69,7 +69,9 @@ struct DRMLinkState {
     /// The flip's event: its vblank's number and time. Returns the vblank to ask for, if any.
     mutating func flipCompleted(sequence: UInt32, time: Double, now: Double) -> VblankRequest? {
         isFlipPending = false
-        guard time >= resumedAt else { return nil }
+        // As for vblanks (below): a late interrupt may stamp the first flip after a resume with a
+        // slot just before it; dropping it would leave a waiting frame with nothing to wake it.
+        guard time > resumedAt - refreshPeriod else { return nil }
         lastFlip = (sequence, time)
         guard isFramePending, dueFrame == nil, !isPaused else { return nil }
         if vblanksPerFrame == 1 {
@@ -81,7 +83,12 @@ struct DRMLinkState {
 
     /// A vblank event asked for by `requestFrame` or `flipCompleted`.
     mutating func vblankArrived(time: Double) {
-        guard time >= resumedAt else { return }
+        // The vblank that answers a request made after the resume carries the time its slot was
+        // due, and a late timer interrupt (a loaded board, a guest under emulation) can put that
+        // slot up to a period before `resumedAt`: dropping it left the frame waiting for an
+        // event that never came, and the output frozen. Events left from before the pause are
+        // older than that: the modeset that turned the output on waited for a vblank first.
+        guard time > resumedAt - refreshPeriod else { return }
         isVblankRequested = false
         guard isFramePending, dueFrame == nil, !isFlipPending, !isPaused else { return }
         dueFrame = FrameTime(timestamp: time, targetTimestamp: time + refreshPeriod)

@@ -17,7 +17,7 @@ final class SDLLibrary {
 
     /// Kept open until the process exits, never closed: SDL loads the X11 or Wayland client
     /// libraries and a GL driver in turn, and unloading them at exit gains nothing.
-    private let handle: UnsafeMutableRawPointer
+    private let library: RuntimeLibrary
 
     let initialize: @convention(c) (UInt32) -> Int32
     let quit: @convention(c) () -> Void
@@ -45,24 +45,15 @@ final class SDLLibrary {
 
     /// Opens SDL2 and looks up every function, or says in one line what to install.
     init() throws(DisplayError) {
-        let name = getenv(Self.overrideVariable).map { String(cString: $0) } ?? Self.soname
-        // RTLD_NOW: a library missing a function fails here, not at the first call mid-session.
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "\(name) not found"
-            throw DisplayError(
-                .backendUnavailable,
-                "--backend window needs SDL2, which is not installed: install the Debian package libsdl2-2.0-0 (sudo apt-get install libsdl2-2.0-0); \(reason)"
-            )
-        }
-        self.handle = handle
+        let library = try RuntimeLibrary(
+            soname: Self.soname, override: Self.overrideVariable,
+            missing:
+                "--backend window needs SDL2, which is not installed: install the Debian package libsdl2-2.0-0 (sudo apt-get install libsdl2-2.0-0)"
+        )
+        self.library = library
         func function<T>(_ symbol: String) throws(DisplayError) -> T {
-            guard let address = dlsym(handle, symbol) else {
-                throw DisplayError(
-                    .backendUnavailable,
-                    "--backend window: \(name) has no \(symbol); it needs SDL 2.0.5 or later (the Debian package libsdl2-2.0-0)"
-                )
-            }
-            return unsafeBitCast(address, to: T.self)
+            try library.function(
+                symbol, tooOld: "--backend window needs SDL 2.0.5 or later (the Debian package libsdl2-2.0-0)")
         }
         initialize = try function("SDL_Init")
         quit = try function("SDL_Quit")

@@ -67,7 +67,7 @@ public enum EditBench {
         let text = stateJSON(cardsNow)
 
         var start = cpuNow()
-        var decoded = try DeckDecoder.decode(bytes: Array(text.utf8))
+        var decoded = try DeckDecoder.decode(text: text)
         let decodeTime = (cpuNow() - start) * 1000
         decoded.style = new.style
         decoded.layout = new.layout
