@@ -16,6 +16,37 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
     printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
 }
 
+# A marquee that has run far longer than any test here is hung (a frame waiting for an event that
+# never comes, say). Without this the suite would sit until qemu's timeout and bring nothing back;
+# instead the hang is a FAIL with what the process was doing (its kernel wait, its syscall, the
+# last lines of its log and trace, the CRTCs' state), it is stopped, and the suite goes on.
+hang_watch() {
+    while sleep 5; do
+        for pid in $(pidof marquee); do
+            started=$(awk '{ print $22 }' /proc/$pid/stat 2>/dev/null) || continue
+            [ -n "$started" ] || continue
+            age=$(awk -v s=$started '{ print int($1 - s / 100) }' /proc/uptime)
+            [ "$age" -gt 120 ] || continue
+            echo "FAIL hang: marquee $pid ran ${age} s: $(tr '\0' ' ' </proc/$pid/cmdline)"
+            echo "    state: $(grep State /proc/$pid/status); wchan: $(cat /proc/$pid/wchan); syscall: $(cat /proc/$pid/syscall)"
+            for task in /proc/$pid/task/*; do echo "    task ${task##*/}: $(cat $task/comm) $(cat $task/wchan) [$(cat $task/syscall)]"; done
+            sed 's/^/    stack: /' /proc/$pid/stack 2>/dev/null
+            for fd in 1 2; do
+                target=$(readlink /proc/$pid/fd/$fd)
+                case "$target" in /out/* | /tmp/*) tail -n 15 "$target" | sed "s|^|    fd $fd $target: |" ;; esac
+            done
+            for trace in $(tr '\0' '\n' </proc/$pid/cmdline | grep '\.jsonl$'); do
+                for file in $trace ${trace%.jsonl}.*.jsonl; do
+                    [ -e "$file" ] && echo "    $file: $(wc -l <$file) frames; last: $(tail -n 1 $file | cut -c1-160)"
+                done
+            done
+            grep -h -E 'crtc|active|enable|fb=' /sys/kernel/debug/dri/*/state 2>/dev/null | tr -d '\t' | sed 's/^/    drm: /'
+            kill -TERM $pid; sleep 3; kill -KILL $pid 2>/dev/null
+        done
+    done
+}
+hang_watch &
+
 # MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
 # only the tests of Tests/vm/display.sh, to try them without the whole suite (seat: seat.sh's;
 # outputs: outputs.sh's).

@@ -107,9 +107,69 @@ two_outputs_hotplug_and_power() {
     else pass $name "Virtual-2 unplugged 2 s: +0 frames there, +$((first_after - first_before)) on Virtual-1; back: +$((second_back - second_after)) frames; off: ${active_off:-?}, no frames in 2 s; on: ${active_on:-?}"; fi
 }
 
+# --seat with both outputs, as the ordinary user kiosk under seatd: the seat is the card's, so a
+# switch to VT 2 stops the frames of both (no frame in either trace for 2 s, no wake-ups), and the
+# switch back sets both modes again and both go on at the scroll's offsets on their own grids.
+two_outputs_seat() {
+    name=drm-seat-two-outputs-vt-switch
+    dir=/tmp/seat2
+    rm -rf $dir && mkdir -p $dir /run && chown 1000:1000 $dir
+    mkfifo $dir/in && chown 1000:1000 $dir/in
+    card=$(ls /dev/dri/card* | head -n 1)
+    chmod 600 $card && chown 0:0 $card
+    seatd -g kiosk -l info >$OUT/$name.seatd.log 2>&1 &
+    seatd_pid=$!
+    i=0
+    while [ $i -lt 100 ] && [ ! -S /run/seatd.sock ]; do sleep 0.1; i=$((i + 1)); done
+    env HOME=$dir /tests/vmhelper as-user 1000 1000 $M run --seat --backend drm $TWO --exit-on-eof \
+        --trace $dir/trace.jsonl <$dir/in >$OUT/$name.out 2>$OUT/$name.log &
+    pid=$!
+    trap '' PIPE
+    exec 8>$dir/in
+    echo 'scroll-to 40 duration=10' >&8
+    wait_lines $dir/trace.Virtual-2.jsonl 20
+    sleep 1
+    timeout 10 chvt 2
+    away_rc=$?
+    sleep 1
+    first_before=$(wc -l <$dir/trace.jsonl); second_before=$(wc -l <$dir/trace.Virtual-2.jsonl)
+    switches_before=$(awk '/ctxt_switches/ { sum += $2 } END { print sum }' /proc/$pid/status)
+    sleep 2
+    first_after=$(wc -l <$dir/trace.jsonl); second_after=$(wc -l <$dir/trace.Virtual-2.jsonl)
+    switches_after=$(awk '/ctxt_switches/ { sum += $2 } END { print sum }' /proc/$pid/status)
+    timeout 10 chvt 1
+    back_rc=$?
+    printf 'wait idle\nwait 0.5\n' >&8
+    sleep 10
+    exec 8>&-
+    trap - PIPE
+    wait $pid
+    rc=$?
+    kill $seatd_pid; wait $seatd_pid 2>/dev/null
+    cp $dir/trace.jsonl $OUT/$name.jsonl; cp $dir/trace.Virtual-2.jsonl $OUT/$name.Virtual-2.jsonl
+    show $OUT/$name.log
+    woke=$((switches_after - switches_before))
+    first=$(awk -v duration=10 -v grid=0.0002 -v min_gap=1.8 -f /tests/check-pause.awk $OUT/$name.jsonl)
+    first_ok=$?
+    second=$(awk -v duration=10 -v grid=0.0002 -v min_gap=1.8 -f /tests/check-pause.awk $OUT/$name.Virtual-2.jsonl)
+    second_ok=$?
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc: $(tail -n 1 $OUT/$name.log)"
+    elif [ $away_rc -ne 0 ] || [ $back_rc -ne 0 ]; then fail $name "chvt 2: exit $away_rc, chvt 1: exit $back_rc"
+    elif [ "$(grep -c 'went to another virtual terminal' $OUT/$name.log)" -ne 1 ]; then fail $name "the log does not say once that the seat went away"
+    elif ! grep -q 'is back; showing Virtual-1 640x480' $OUT/$name.log; then fail $name "Virtual-1's mode not set again"
+    elif ! grep -q 'is back; showing Virtual-2 800x600' $OUT/$name.log; then fail $name "Virtual-2's mode not set again"
+    elif [ "$first_after" -ne "$first_before" ] || [ "$second_after" -ne "$second_before" ]; then
+        fail $name "frames while away: Virtual-1 +$((first_after - first_before)), Virtual-2 +$((second_after - second_before))"
+    elif [ $woke -gt 1 ]; then fail $name "woke $woke times in 2 s while away"
+    elif [ $first_ok -ne 0 ]; then fail $name "Virtual-1: $first"
+    elif [ $second_ok -ne 0 ]; then fail $name "Virtual-2: $second"
+    else pass $name "as uid 1000; away 2 s: no frame on either, $woke wake-ups; Virtual-1: $first; Virtual-2: $second"; fi
+}
+
 if [ -z "$STATUS2" ]; then fail two-outputs "vkms has no second output (second_output=1): $(ls /sys/class/drm)"
 else
     two_outputs_scroll atomic
     two_outputs_scroll legacy
     two_outputs_hotplug_and_power
+    if command -v seatd >/dev/null; then two_outputs_seat; else fail drm-seat-two-outputs-vt-switch "no seatd in the guest"; fi
 fi
