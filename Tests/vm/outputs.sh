@@ -110,8 +110,11 @@ two_outputs_hotplug_and_power() {
 # --seat with both outputs, as the ordinary user kiosk under seatd: the seat is the card's, so a
 # switch to VT 2 stops the frames of both (no frame in either trace for 2 s, no wake-ups), and the
 # switch back sets both modes again and both go on at the scroll's offsets on their own grids.
-two_outputs_seat() {
-    name=drm-seat-two-outputs-vt-switch
+# With `unplug`, Virtual-2 is unplugged while away: back, Virtual-1 alone is shown again and
+# Virtual-2 has its `disconnected` event; plugged in 1.5 s later, it shows frames again.
+two_outputs_seat() { # [unplug]
+    unplug=$1
+    name=drm-seat-two-outputs-vt-switch${unplug:+-unplug}
     dir=/tmp/seat2
     rm -rf $dir && mkdir -p $dir /run && chown 1000:1000 $dir
     mkfifo $dir/in && chown 1000:1000 $dir/in
@@ -131,6 +134,7 @@ two_outputs_seat() {
     sleep 1
     timeout 10 chvt 2
     away_rc=$?
+    [ -n "$unplug" ] && echo off >$STATUS2
     sleep 1
     first_before=$(wc -l <$dir/trace.jsonl); second_before=$(wc -l <$dir/trace.Virtual-2.jsonl)
     switches_before=$(awk '/ctxt_switches/ { sum += $2 } END { print sum }' /proc/$pid/status)
@@ -139,6 +143,12 @@ two_outputs_seat() {
     switches_after=$(awk '/ctxt_switches/ { sum += $2 } END { print sum }' /proc/$pid/status)
     timeout 10 chvt 1
     back_rc=$?
+    second_back=$(wc -l <$dir/trace.Virtual-2.jsonl)
+    if [ -n "$unplug" ]; then
+        sleep 1.5
+        second_unplugged=$(wc -l <$dir/trace.Virtual-2.jsonl)
+        echo on >$STATUS2
+    fi
     printf 'wait idle\nwait 0.5\n' >&8
     sleep 10
     exec 8>&-
@@ -146,6 +156,7 @@ two_outputs_seat() {
     wait $pid
     rc=$?
     kill $seatd_pid; wait $seatd_pid 2>/dev/null
+    echo detect >$STATUS2
     cp $dir/trace.jsonl $OUT/$name.jsonl; cp $dir/trace.Virtual-2.jsonl $OUT/$name.Virtual-2.jsonl
     show $OUT/$name.log
     woke=$((switches_after - switches_before))
@@ -157,13 +168,18 @@ two_outputs_seat() {
     elif [ $away_rc -ne 0 ] || [ $back_rc -ne 0 ]; then fail $name "chvt 2: exit $away_rc, chvt 1: exit $back_rc"
     elif [ "$(grep -c 'went to another virtual terminal' $OUT/$name.log)" -ne 1 ]; then fail $name "the log does not say once that the seat went away"
     elif ! grep -q 'is back; showing Virtual-1 640x480' $OUT/$name.log; then fail $name "Virtual-1's mode not set again"
-    elif ! grep -q 'is back; showing Virtual-2 800x600' $OUT/$name.log; then fail $name "Virtual-2's mode not set again"
+    elif [ -z "$unplug" ] && ! grep -q 'is back; showing Virtual-2 800x600' $OUT/$name.log; then fail $name "Virtual-2's mode not set again"
+    elif [ -n "$unplug" ] && ! grep -q '{"event":"display","connector":"Virtual-2","state":"disconnected"}' $OUT/$name.out; then
+        fail $name "no disconnected event for Virtual-2, unplugged while away"
+    elif [ -n "$unplug" ] && [ "$second_unplugged" -ne "$second_back" ]; then fail $name "$((second_unplugged - second_back)) frames on Virtual-2 while unplugged"
+    elif [ -n "$unplug" ] && ! grep -q '{"event":"display","connector":"Virtual-2","state":"connected","mode":"800x600@56.25"}' $OUT/$name.out; then
+        fail $name "no connected event for Virtual-2 plugged in again"
     elif [ "$first_after" -ne "$first_before" ] || [ "$second_after" -ne "$second_before" ]; then
         fail $name "frames while away: Virtual-1 +$((first_after - first_before)), Virtual-2 +$((second_after - second_before))"
     elif [ $woke -gt 1 ]; then fail $name "woke $woke times in 2 s while away"
     elif [ $first_ok -ne 0 ]; then fail $name "Virtual-1: $first"
     elif [ $second_ok -ne 0 ]; then fail $name "Virtual-2: $second"
-    else pass $name "as uid 1000; away 2 s: no frame on either, $woke wake-ups; Virtual-1: $first; Virtual-2: $second"; fi
+    else pass $name "as uid 1000; away 2 s${unplug:+ (Virtual-2 unplugged meanwhile, plugged in 1.5 s after the switch back)}: no frame on either, $woke wake-ups; Virtual-1: $first; Virtual-2: $second"; fi
 }
 
 if [ -z "$STATUS2" ]; then fail two-outputs "vkms has no second output (second_output=1): $(ls /sys/class/drm)"
@@ -171,5 +187,8 @@ else
     two_outputs_scroll atomic
     two_outputs_scroll legacy
     two_outputs_hotplug_and_power
-    if command -v seatd >/dev/null; then two_outputs_seat; else fail drm-seat-two-outputs-vt-switch "no seatd in the guest"; fi
+    if command -v seatd >/dev/null; then
+        two_outputs_seat
+        two_outputs_seat unplug
+    else fail drm-seat-two-outputs-vt-switch "no seatd in the guest"; fi
 fi
