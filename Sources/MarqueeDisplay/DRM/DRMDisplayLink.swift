@@ -51,7 +51,16 @@ final class DRMDisplayLink: DisplayLink {
         ask(state.requestFrame(now: now))
     }
 
-    func pollTimeoutMilliseconds() -> Int32 { state.pollTimeoutMilliseconds(now: now) }
+    func pollTimeoutMilliseconds() -> Int32 {
+        // Another output's link read this link's event from the shared descriptor after this one
+        // last looked (between their dispatches): the descriptor is not readable for it any more,
+        // and `poll()` would sleep until some other event, for ever if none came. Take it now.
+        if state.expectsEvent, hasArrivedEvents { return 0 }
+        return state.pollTimeoutMilliseconds(now: now)
+    }
+
+    /// An event read into this link's block and not yet handed to the state.
+    private var hasArrivedEvents: Bool { events.pointee.flip_completed != 0 || events.pointee.vblank_arrived != 0 }
 
     func dispatch() throws -> FrameTime? {
         if state.expectsEvent {
