@@ -21,7 +21,17 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
 # instead the hang is a FAIL with what the process was doing (its kernel wait, its syscall, the
 # last lines of its log and trace, the CRTCs' state), it is stopped, and the suite goes on.
 hang_watch() {
+    beat=0; kernel_lines=$(dmesg | wc -l)
     while sleep 5; do
+        # A heartbeat every 30 s, indented (not a result): if it stops, the guest itself stalled
+        # (its timers or scheduler), not a test; it lists what runs and new kernel messages.
+        beat=$((beat + 1))
+        if [ $((beat % 6)) -eq 0 ]; then
+            echo "    heartbeat: uptime $(cut -d' ' -f1 /proc/uptime); $(ps -o pid,stat,args | grep -E 'marquee|seatd|sleep|chvt|wait' | grep -v grep | tr -s ' ' | tr '\n' ';' | cut -c1-300)"
+            now_lines=$(dmesg | wc -l)
+            [ "$now_lines" -gt "$kernel_lines" ] && dmesg | tail -n $((now_lines - kernel_lines > 8 ? 8 : now_lines - kernel_lines)) | sed 's/^/    kernel: /'
+            kernel_lines=$now_lines
+        fi
         for pid in $(pidof marquee); do
             started=$(awk '{ print $22 }' /proc/$pid/stat 2>/dev/null) || continue
             [ -n "$started" ] || continue
