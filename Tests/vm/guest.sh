@@ -21,17 +21,12 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
 # instead the hang is a FAIL with what the process was doing (its kernel wait, its syscall, the
 # last lines of its log and trace, the CRTCs' state), it is stopped, and the suite goes on.
 hang_watch() {
-    beat=0; kernel_lines=$(dmesg | wc -l)
+    beat=0
     while sleep 5; do
-        # A heartbeat every 30 s, indented (not a result): if it stops, the guest itself stalled
-        # (its timers or scheduler), not a test; it lists what runs and new kernel messages.
+        # Every 30 s, what runs (indented: not a result). Reading another process's /proc files
+        # can block behind its memory lock, so the heartbeat below is a loop of its own.
         beat=$((beat + 1))
-        if [ $((beat % 6)) -eq 0 ]; then
-            echo "    heartbeat: uptime $(cut -d' ' -f1 /proc/uptime); $(ps -o pid,stat,args | grep -E 'marquee|seatd|sleep|chvt|wait' | grep -v grep | tr -s ' ' | tr '\n' ';' | cut -c1-300)"
-            now_lines=$(dmesg | wc -l)
-            [ "$now_lines" -gt "$kernel_lines" ] && dmesg | tail -n $((now_lines - kernel_lines > 8 ? 8 : now_lines - kernel_lines)) | sed 's/^/    kernel: /'
-            kernel_lines=$now_lines
-        fi
+        [ $((beat % 6)) -eq 0 ] && echo "    running: $(ps -o pid,stat,args | grep -E 'marquee|seatd|sleep|chvt' | grep -v grep | tr -s ' ' | tr '\n' ';' | cut -c1-300)"
         for pid in $(pidof marquee); do
             started=$(awk '{ print $22 }' /proc/$pid/stat 2>/dev/null) || continue
             [ -n "$started" ] || continue
@@ -56,6 +51,19 @@ hang_watch() {
     done
 }
 hang_watch &
+# A heartbeat every 30 s that touches no other process: if it stops, the guest itself stalled
+# (its timers or scheduler), not a test. New kernel messages come with it (the console shows
+# errors only: the kernel runs with `quiet`).
+heartbeat() {
+    kernel_lines=$(dmesg | wc -l)
+    while sleep 30; do
+        echo "    heartbeat: uptime $(cut -d' ' -f1 /proc/uptime)"
+        now_lines=$(dmesg | wc -l)
+        [ "$now_lines" -gt "$kernel_lines" ] && dmesg | tail -n $((now_lines - kernel_lines > 8 ? 8 : now_lines - kernel_lines)) | sed 's/^/    kernel: /'
+        kernel_lines=$now_lines
+    done
+}
+heartbeat &
 
 # MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
 # only the tests of Tests/vm/display.sh, to try them without the whole suite (seat: seat.sh's;
