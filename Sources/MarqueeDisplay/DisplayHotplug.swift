@@ -9,6 +9,10 @@ public protocol DisplayHotplug: AnyObject {
     var hotplugDescriptor: Int32? { get }
     /// Reads what the descriptor reported, probes the outputs again, and returns what changed.
     func takeDisplayChanges() -> [DisplayChange]
+    /// Probes the outputs again without waiting for an event, and returns what changed: after a
+    /// time away on another virtual terminal (`--seat`), when a display may have been plugged in
+    /// or out unseen.
+    func probeDisplays() -> [DisplayChange]
 }
 
 /// One output connected or disconnected.

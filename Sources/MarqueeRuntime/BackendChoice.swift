@@ -33,6 +33,20 @@ enum BackendChoice {
         }
     }
 
+    /// Every output asked for: the backend `open` gives, or with `--connector` given more than
+    /// once, one DRM output per connector (the first is the one `open` would give).
+    static func openOutputs(_ options: RunOptions) throws(RuntimeError) -> [DisplayBackend] {
+        guard !options.furtherOutputs.isEmpty else { return [try open(options)] }
+        // Connectors are DRM's: `auto` cannot fall back to a framebuffer for several of them.
+        do {
+            let outputs = try DRMBackend.openOutputs(options: drmOptions(options), log: Log.info)
+            if options.backend == .auto { Log.info("backend auto: using drm (\(outputs.count) outputs)") }
+            return outputs
+        } catch {
+            throw RuntimeError(error)
+        }
+    }
+
     private static func automatic(_ options: RunOptions) -> DisplayBackend {
         let framebufferNamed = options.devicePath.map { $0.contains("/fb") } ?? false
         if !framebufferNamed {
@@ -80,6 +94,7 @@ enum BackendChoice {
         drm.devicePath = options.devicePath
         drm.connector = options.connector
         drm.mode = options.mode
+        drm.furtherOutputs = options.furtherOutputs
         drm.rotation = options.rotationIsExplicit ? options.rotation : nil
         drm.waitForDisplay = options.waitForDisplay
         drm.seat = options.seat

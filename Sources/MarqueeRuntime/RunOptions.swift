@@ -16,6 +16,9 @@ public struct RunOptions: Sendable {
     public var connector: String?
     /// `--mode WxH[@HZ]` (DRM).
     public var mode: ModeRequest?
+    /// The outputs after the first, with their own `--mode` and `--rotate`, when `--connector` is
+    /// given more than once (DRM): each shows the deck at its own size.
+    public var furtherOutputs: [DRMOutputRequest] = []
     /// `--rotate`, on every backend.
     public var rotation: Rotation = .none
     /// True when `--rotate` was given: on DRM it then overrides the panel's own orientation.

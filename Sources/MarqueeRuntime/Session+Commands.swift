@@ -72,23 +72,23 @@ extension Session {
         if deck.style != scene.deck.style {
             try Self.checkFontFile(options.fontPath)
             do {
-                try renderer.prepare(style: deck.style)
+                try prepareRenderers(style: deck.style)
             } catch {
                 throw RuntimeError(error.message)
             }
         }
         // Image fields of a state read from a file are relative to its folder, as a loaded deck's
         // are; a state given on the line keeps the folder of the deck shown.
-        if let path { renderer.imagePath = imageResolver(deckPath: path) }
+        if let path { setImagePaths(imageResolver(deckPath: path)) }
         let tag = tag(for: source, seq: seq)
         let previousPlayback = scene.deck.playback
         // With a schedule showing part of the deck, that part is applied (the difference found
         // on the loader's thread is from the whole deck: found again here).
         let part = scheduledPart(of: deck)
-        let applied = scene.apply(part ?? deck, precomputed: part == nil ? precomputed : nil, tag: tag)
+        let applied = changeScenes { $0.apply(part ?? deck, precomputed: part == nil ? precomputed : nil, tag: tag) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: false)
         rearmSchedule()
-        scene.markTag(tag)
+        changeScenes { $0.markTag(tag) }
         tagEvents[tag] = "batch-finished"
         json.reset()
         Messages.applied(seq: seq, applied, into: &json)
@@ -141,7 +141,8 @@ extension Session {
             quitting = true
         case .insert, .delete, .move, .update, .replace, .insertSection, .deleteSection:
             do throws(DeckEditError) {
-                try edit(command, in: &scene, tag: nil)
+                try changeScenes { (scene: inout Scene) throws(DeckEditError) in try edit(command, in: &scene, tag: nil)
+                }
                 source.reply(ok: seq, json: &json)
             } catch {
                 source.reply(error: "\(command.name): \(error.message)", seq: seq, json: &json)
@@ -151,8 +152,8 @@ extension Session {
             source.reply(ok: seq, json: &json)
         case .appear(let stagger, let duration):
             let tag = tag(for: source, seq: seq)
-            scene.appear(stagger: stagger ?? 0.08, duration: duration, tag: tag)
-            scene.markTag(tag)
+            changeScenes { $0.appear(stagger: stagger ?? 0.08, duration: duration, tag: tag) }
+            changeScenes { $0.markTag(tag) }
             tagEvents[tag] = "appear-finished"
             source.reply(ok: seq, json: &json)
         case .commit:
@@ -175,7 +176,9 @@ extension Session {
             }
             let tag = tag(for: source, seq: seq)
             do throws(SceneBatchError) {
-                try scene.performAll(batch.edits.map { Self.sceneEdit($0.command) }, tag: tag)
+                let edits = batch.edits.map { Self.sceneEdit($0.command) }
+                try changeScenes { (scene: inout Scene) throws(SceneBatchError) in try scene.performAll(edits, tag: tag)
+                }
             } catch {
                 tagOwners[tag] = nil
                 let (editSeq, edit) = batch.edits[error.failedEdit]
@@ -185,7 +188,7 @@ extension Session {
                 return
             }
             tagEvents[tag] = "batch-finished"
-            scene.markTag(tag)
+            changeScenes { $0.markTag(tag) }
             source.reply(ok: seq, json: &json)
         case .quit:
             apply(command, seq: seq, source)
@@ -225,7 +228,7 @@ extension Session {
     private func scroll(to target: ScrollTarget, _ options: ScrollOptions, seq: Int, _ source: CommandSource) {
         let duration = options.duration ?? ScrollOptions.defaultDuration
         let tag = tag(for: source, seq: seq)
-        switch scene.scroll(to: target, duration: duration, curve: options.curve ?? .default, tag: tag) {
+        switch changeScenes({ $0.scroll(to: target, duration: duration, curve: options.curve ?? .default, tag: tag) }) {
         case .failure(let error):
             tagOwners[tag] = nil
             source.reply(error: "scroll: \(error.message)", seq: seq, json: &json)
@@ -243,15 +246,15 @@ extension Session {
         // FIFO or a device since the start.
         try Self.checkFontFile(options.fontPath)
         do {
-            try renderer.prepare(style: deck.style)
+            try prepareRenderers(style: deck.style)
         } catch {
             throw RuntimeError(error.message)
         }
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
-        renderer.imagePath = imageResolver(deckPath: path)
+        setImagePaths(imageResolver(deckPath: path))
         let previousPlayback = scene.deck.playback
-        if let replaced = scene.replaceDeck(deck) { emit(replaced) }
+        if let replaced = changeScenes({ $0.replaceDeck(deck) }) { emit(replaced) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
         startSchedule()
     }

@@ -13,7 +13,7 @@ extension Session {
                 return
             }
             endPlayback(reason: "play")
-            if let replaced = scene.play(settings, now: link.now) { emit(replaced) }
+            if let replaced = changeScenes({ $0.play(settings, now: link.now) }) { emit(replaced) }
             playbackOwner = (source, seq)
             playbackFromDeck = false
             json.reset()
@@ -22,9 +22,13 @@ extension Session {
         case .pause, .resume:
             do throws(PlaybackError) {
                 if case .pause = command {
-                    try scene.pausePlayback(now: link.now)
+                    try changeScenes { (scene: inout Scene) throws(PlaybackError) in
+                        try scene.pausePlayback(now: link.now)
+                    }
                 } else {
-                    try scene.resumePlayback(now: link.now)
+                    try changeScenes { (scene: inout Scene) throws(PlaybackError) in
+                        try scene.resumePlayback(now: link.now)
+                    }
                 }
                 source.reply(ok: seq, json: &json)
             } catch {
@@ -42,7 +46,7 @@ extension Session {
     /// Ends what plays (if anything), telling the source whose `play` it was.
     func endPlayback(reason: String) {
         playbackFromDeck = false
-        guard scene.stopPlayback() else { return }
+        guard changeScenes({ $0.stopPlayback() }) else { return }
         if let owner = playbackOwner {
             json.reset()
             Messages.playbackStopped(seq: owner.seq, reason: reason, into: &json)
@@ -59,11 +63,11 @@ extension Session {
     /// included. A deck without one ends the playback an earlier deck started, not one started by
     /// `play`.
     func followDeckPlayback(_ new: PlaybackSettings?, previous: PlaybackSettings?, restart: Bool) {
-        scene.setDeckPlayback(new)
+        changeScenes { $0.setDeckPlayback(new) }
         if let new {
             guard restart || new != previous else { return }
             endPlayback(reason: "deck")
-            if let replaced = scene.play(new, now: link.now) { emit(replaced) }
+            if let replaced = changeScenes({ $0.play(new, now: link.now) }) { emit(replaced) }
             playbackOwner = nil
             playbackFromDeck = true
         } else if playbackFromDeck {

@@ -71,8 +71,8 @@ extension Session {
             scheduleState.shownSections = state.sections
             Log.info("schedule: showing \(state.sections.map { $0.joined(separator: ", ") } ?? "every section")")
             if animated {
-                _ = scene.apply(shown, tag: nil)
-            } else if let replaced = scene.replaceDeck(shown) {
+                _ = changeScenes { $0.apply(shown, tag: nil) }
+            } else if let replaced = changeScenes({ $0.replaceDeck(shown) }) {
                 emit(replaced)
             }
         }

@@ -16,10 +16,12 @@ extension Session {
                     seq: seq, json: &json)
                 return
             }
-            scene.showAlert(Card(id: "alert", template: message.template, fields: message.fields), template: template)
+            changeScenes {
+                $0.showAlert(Card(id: "alert", template: message.template, fields: message.fields), template: template)
+            }
             source.reply(ok: seq, json: &json)
         case .alertClear:
-            guard scene.clearAlert() else {
+            guard changeScenes({ $0.clearAlert() }) else {
                 source.reply(error: "alert-clear: no alert is shown", seq: seq, json: &json)
                 return
             }
@@ -40,13 +42,14 @@ extension Session {
         Log.info("\(cause): display \(on ? "on" : "off")")
         // DRM turns its CRTC off, fbdev blanks the panel; the software and window backends only
         // stop their frames.
-        if let power = backend as? DisplayPower {
+        for output in outputBackends {
+            guard let power = output as? DisplayPower else { continue }
             do {
                 try power.setPower(on: on)
             } catch {
                 Log.error("\(cause): \(error)")
             }
         }
-        if on { scene.needsRedraw() }
+        if on { changeScenes { $0.needsRedraw() } }
     }
 }

@@ -16,6 +16,9 @@ public final class Session {
     let options: RunOptions
     let backend: DisplayBackend
     let link: DisplayLink
+    /// The outputs after the first (`--connector` given more than once), each showing the deck
+    /// at its own size, timed by its own vblanks (Session+Outputs.swift).
+    let furtherOutputs: [FurtherOutput]
     let renderer: Renderer
     var scene: Scene
     private var displayList = DisplayList()
@@ -90,7 +93,8 @@ public final class Session {
         } catch {
             throw RuntimeError(error.message)
         }
-        backend = try BackendChoice.open(options)
+        let backends = try BackendChoice.openOutputs(options)
+        backend = backends[0]
         link = backend.displayLink
         scene = Scene(deck: deck, viewport: backend.size)
         // Clock elements show the wall clock; the link's clock (virtual or monotonic) only
@@ -124,6 +128,8 @@ public final class Session {
             imagePolicy = imagePolicy.allowingReads(in: ImagePaths.folder(of: deckPath))
         }
         renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: imagePolicy, store: images)
+        furtherOutputs = try Self.makeFurtherOutputs(
+            Array(backends.dropFirst()), deck: deck, first: renderer, clockOffset: scene.clockOffset, options: options)
         mqtt = try options.mqtt.map { settings throws(RuntimeError) in try MQTTLink(settings) }
         if let mqtt {
             sources.append(
@@ -143,6 +149,10 @@ public final class Session {
         defer {
             for source in sources { source.output.flush() }
             trace?.flush()
+            for output in furtherOutputs {
+                output.trace?.flush()
+                output.backend.restore()
+            }
             backend.restore()
             // A script's last replies must reach its reader, but a signal still ends Marquee.
             if !signalled { drainStandardOutput() }
@@ -150,7 +160,7 @@ public final class Session {
         }
         startSchedule()
         if options.appearAtStart {
-            scene.appear(stagger: 0.08)
+            changeScenes { $0.appear(stagger: 0.08) }
         }
         followDeckPlayback(scene.deck.playback, previous: nil, restart: true)
         while !quitting {
@@ -169,6 +179,7 @@ public final class Session {
             // none before (a clock showing minutes costs one frame a minute).
             let redraw = (endsWithInput && standardInput.isFinished) || !displayIsOn ? nil : nextChange
             if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
+            if displayIsOn { for output in furtherOutputs { output.requestFrameIfNeeded() } }
             if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
                 continue
@@ -183,6 +194,7 @@ public final class Session {
             handleWindowInput()
             if quitting { break }
             if let time = try dispatchFrame() { try renderFrame(time) }
+            for output in furtherOutputs { try output.dispatchAndRender() }
         }
         return 0
     }
@@ -214,6 +226,8 @@ public final class Session {
     /// What a polled descriptor stands for.
     private enum Watched {
         case listener, loader, link, watcher, images, hotplug, seat
+        /// A further output's hotplug monitor.
+        case hotplugOf(FurtherOutput)
         /// A source's input (and, for a client, its output on the same socket).
         case source(CommandSource)
         /// Standard output, when it is not the input's descriptor.
@@ -240,6 +254,12 @@ public final class Session {
             let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), Self.longestScheduleWait)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
         }
+        if displayIsOn {
+            for output in furtherOutputs {
+                let own = output.pollTimeoutMilliseconds()
+                if own >= 0 { timeout = timeout < 0 ? own : min(timeout, own) }
+            }
+        }
         if let pausedUntil = listenerPausedUntil {
             let remaining = Int32(max(0, ((pausedUntil - Self.monotonicNow()) * 1000).rounded(.up)))
             timeout = timeout < 0 ? remaining : min(timeout, remaining)
@@ -248,6 +268,7 @@ public final class Session {
         if timeout != 0 {
             for source in sources { source.output.flush() }
             trace?.flush()
+            for output in furtherOutputs { output.trace?.flush() }
         }
         noteStandardOutputOverCap()
         // Kept across waits (capacity and all): a wait per frame should not allocate.
@@ -263,6 +284,9 @@ public final class Session {
         if let watcher { watch(watcher.fd, POLLIN, .watcher) }
         watch(images.wakeUpDescriptor, POLLIN, .images)
         if let fd = hotplugDescriptor { watch(fd, POLLIN, .hotplug) }
+        for output in furtherOutputs {
+            if let fd = (output.backend as? DisplayHotplug)?.hotplugDescriptor { watch(fd, POLLIN, .hotplugOf(output)) }
+        }
         if let fd = seatDescriptor { watch(fd, POLLIN, .seat) }
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
@@ -282,6 +306,8 @@ public final class Session {
         // The link's descriptor is there while it expects an event (a flip may complete after the
         // last frame was requested; its event must be read then, not when the next frame is).
         if let fd = link.pollDescriptor { watch(fd, POLLIN, .link) }
+        // The outputs share the card's descriptor; each link reads it and takes its own events.
+        for output in furtherOutputs { if let fd = output.link.pollDescriptor { watch(fd, POLLIN, .link) } }
         if SystemCall.poll(&descriptors, timeoutMilliseconds: timeout) < 0 {
             throw RuntimeError(Errno.current, "poll failed")
         }
@@ -295,6 +321,7 @@ public final class Session {
             case .watcher: if watcher?.takeChanges() == true { deckFileChanged() }
             case .images: takeImageChanges()
             case .hotplug: takeDisplayChanges()
+            case .hotplugOf(let output): takeDisplayChanges(of: output)
             case .seat: try takeSeatChanges()
             case .link: break  // dispatchFrame reads it
             case .output(let source): source.output.flush()

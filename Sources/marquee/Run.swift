@@ -71,17 +71,22 @@ struct Run: ParsableCommand {
     var device: String?
 
     @Option(
-        help: "The DRM connector to drive, as the kernel names it (HDMI-A-1, DSI-1). Default: the first connected one.")
-    var connector: String?
-
-    @Option(help: "The DRM display mode, WxH or WxH@HZ (1920x1080@60). Default: the display's preferred mode.")
-    var mode: String?
+        help:
+            "The DRM connector to drive, as the kernel names it (HDMI-A-1, DSI-1). Default: the first connected one. Give it again for more outputs of the same card, each showing the deck at its own size."
+    )
+    var connector: [String] = []
 
     @Option(
         help:
-            "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for panels mounted on their side. Default on DRM: what the panel's 'panel orientation' property says (DSI panels), else 0."
+            "The DRM display mode, WxH or WxH@HZ (1920x1080@60). Default: the display's preferred mode. With several --connector: once for all, or once per --connector in their order."
     )
-    var rotate: Int?
+    var mode: [String] = []
+
+    @Option(
+        help:
+            "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for panels mounted on their side. Default on DRM: what the panel's 'panel orientation' property says (DSI panels), else 0. With several --connector: once for all, or once per --connector in their order."
+    )
+    var rotate: [Int] = []
 
     @Flag(
         name: .customLong("no-atomic"),
@@ -195,16 +200,17 @@ struct Run: ParsableCommand {
                 )
             }
         }
-        if let rotate, Rotation(rawValue: rotate) == nil {
+        if let rotate = rotate.first(where: { Rotation(rawValue: $0) == nil }) {
             throw ValidationError("--rotate must be 0, 90, 180 or 270 (got \(rotate))")
         }
-        if let mode, ModeRequest(parsing: mode) == nil {
+        if let mode = mode.first(where: { ModeRequest(parsing: $0) == nil }) {
             throw ValidationError(
                 "--mode must be WxH or WxH@HZ, for example 1920x1080 or 1920x1080@60 (got \"\(mode)\")")
         }
+        try validateOutputs()
         if backend == .software || backend == .fbdev {
             let drmOnly = [
-                ("--connector", connector != nil), ("--mode", mode != nil), ("--no-atomic", noAtomic),
+                ("--connector", !connector.isEmpty), ("--mode", !mode.isEmpty), ("--no-atomic", noAtomic),
                 ("--wait-for-display", waitForDisplay), ("--seat", seat),
             ]
             if let (flag, _) = drmOnly.first(where: { $0.1 }) {
@@ -218,8 +224,8 @@ struct Run: ParsableCommand {
         }
         if backend == .window {
             let panelOnly = [
-                ("--device", device != nil), ("--connector", connector != nil), ("--mode", mode != nil),
-                ("--no-atomic", noAtomic), ("--rotate", (rotate ?? 0) != 0), ("--refresh", refresh != nil),
+                ("--device", device != nil), ("--connector", !connector.isEmpty), ("--mode", !mode.isEmpty),
+                ("--no-atomic", noAtomic), ("--rotate", rotate.contains { $0 != 0 }), ("--refresh", refresh != nil),
                 ("--wait-for-display", waitForDisplay), ("--seat", seat),
                 ("--realtime", realtime),
             ]
@@ -255,10 +261,13 @@ struct Run: ParsableCommand {
         options.realtime = realtime
         options.maximumFramesPerSecond = maxFPS
         options.devicePath = device
-        options.connector = connector
-        options.mode = mode.flatMap(ModeRequest.init(parsing:))
-        options.rotation = rotate.flatMap(Rotation.init(rawValue:)) ?? .none
-        options.rotationIsExplicit = rotate != nil
+        options.connector = connector.first
+        options.mode = modeOfOutput(0)
+        options.rotation = rotationOfOutput(0) ?? .none
+        options.rotationIsExplicit = rotationOfOutput(0) != nil
+        options.furtherOutputs = connector.indices.dropFirst().map { index in
+            DRMOutputRequest(connector: connector[index], mode: modeOfOutput(index), rotation: rotationOfOutput(index))
+        }
         options.waitForDisplay = waitForDisplay
         options.seat = seat
         let environment = ProcessInfoEnvironment.self
@@ -276,6 +285,45 @@ struct Run: ParsableCommand {
         options.maxClients = maxClients
         options.mqtt = try? mqtt.settings()  // validated already
         return options
+    }
+
+    /// `--mode` and `--rotate` with several `--connector`: given once, they apply to every output;
+    /// given once per `--connector`, the n-th goes with the n-th connector. Other counts are
+    /// refused rather than guessed at.
+    private func validateOutputs() throws {
+        if connector.count < 2 {
+            if let (flag, _) = [("--mode", mode.count), ("--rotate", rotate.count)].first(where: { $0.1 > 1 }) {
+                throw ValidationError(
+                    "\(flag) is given more than once, but there is \(connector.isEmpty ? "no --connector" : "one --connector"); with several --connector, give it once for all outputs or once per --connector"
+                )
+            }
+            return
+        }
+        if backend != .drm && backend != .auto {
+            throw ValidationError("several --connector are for the DRM backend (got --backend \(backend.rawValue))")
+        }
+        var seen = Set<String>()
+        if let twice = connector.first(where: { !seen.insert($0.lowercased()).inserted }) {
+            throw ValidationError("--connector \(twice) is given twice")
+        }
+        for (flag, count) in [("--mode", mode.count), ("--rotate", rotate.count)]
+        where count > 1 && count != connector.count {
+            throw ValidationError(
+                "\(flag) is given \(count) times for \(connector.count) --connector; give it once for all outputs or once per --connector, in their order"
+            )
+        }
+    }
+
+    /// The `--mode` of output `index` (in `--connector` order).
+    private func modeOfOutput(_ index: Int) -> ModeRequest? {
+        let value = mode.count > 1 ? mode[index] : mode.first
+        return value.flatMap(ModeRequest.init(parsing:))
+    }
+
+    /// The `--rotate` of output `index`; nil: the panel's own orientation.
+    private func rotationOfOutput(_ index: Int) -> Rotation? {
+        let value = rotate.count > 1 ? rotate[index] : rotate.first
+        return value.flatMap(Rotation.init(rawValue:))
     }
 
     func run() throws {

@@ -142,6 +142,70 @@ final class CLIParsingTests: XCTestCase {
                 .rotation, .quarter)
     }
 
+    func testSeveralConnectorsEachWithItsModeAndRotation() throws {
+        let paired = try XCTUnwrap(
+            Marquee.parseAsRoot([
+                "run", "--backend", "drm", "--connector", "HDMI-A-1", "--rotate", "0", "--mode", "1920x1080",
+                "--connector", "HDMI-A-2", "--rotate", "90", "--mode", "1280x720@50",
+            ]) as? Run
+        ).options
+        XCTAssertEqual(paired.connector, "HDMI-A-1")
+        XCTAssertEqual(paired.mode, ModeRequest(width: 1920, height: 1080, refresh: nil))
+        XCTAssertEqual(paired.rotation, .none)
+        XCTAssertTrue(paired.rotationIsExplicit)
+        XCTAssertEqual(
+            paired.furtherOutputs,
+            [
+                DRMOutputRequest(
+                    connector: "HDMI-A-2", mode: ModeRequest(width: 1280, height: 720, refresh: 50), rotation: .quarter)
+            ])
+        // Given once, --mode and --rotate apply to every output; not given, each panel's own.
+        let shared = try XCTUnwrap(
+            Marquee.parseAsRoot(["run", "--connector", "DSI-1", "--connector", "HDMI-A-1", "--rotate", "180"]) as? Run
+        ).options
+        XCTAssertEqual(shared.rotation, .half)
+        XCTAssertEqual(shared.furtherOutputs, [DRMOutputRequest(connector: "HDMI-A-1", mode: nil, rotation: .half)])
+        let own = try XCTUnwrap(
+            Marquee.parseAsRoot(["run", "--connector", "DSI-1", "--connector", "HDMI-A-1"]) as? Run
+        )
+        .options
+        XCTAssertFalse(own.rotationIsExplicit)
+        XCTAssertEqual(own.furtherOutputs, [DRMOutputRequest(connector: "HDMI-A-1", mode: nil, rotation: nil)])
+        XCTAssertEqual(
+            try XCTUnwrap(Marquee.parseAsRoot(["run", "--connector", "HDMI-A-1"]) as? Run).options.furtherOutputs, [])
+    }
+
+    func testSeveralConnectorsThatCannotBePairedAreRefused() {
+        let cases: [([String], String)] = [
+            (
+                ["run", "--connector", "A", "--connector", "B", "--connector", "C", "--rotate", "90", "--rotate", "0"],
+                "--rotate is given 2 times for 3 --connector"
+            ),
+            (
+                ["run", "--connector", "A", "--connector", "B", "--mode", "1x1", "--mode", "2x2", "--mode", "3x3"],
+                "--mode is given 3 times for 2 --connector"
+            ),
+            (
+                ["run", "--mode", "800x600", "--mode", "640x480"],
+                "--mode is given more than once, but there is no --connector"
+            ),
+            (["run", "--connector", "A", "--rotate", "90", "--rotate", "0"], "there is one --connector"),
+            (["run", "--connector", "HDMI-A-1", "--connector", "hdmi-a-1"], "--connector hdmi-a-1 is given twice"),
+            (
+                ["run", "--connector", "A", "--connector", "B", "--rotate", "45", "--rotate", "0"],
+                "--rotate must be 0, 90, 180 or 270 (got 45)"
+            ),
+            (
+                ["run", "--backend", "fbdev", "--connector", "A", "--connector", "B"],
+                "several --connector are for the DRM backend (got --backend fbdev)"
+            ),
+        ]
+        for (arguments, expected) in cases {
+            let message = Marquee.message(for: catchError { try Marquee.parseAsRoot(arguments) })
+            XCTAssertTrue(message.contains(expected), "\(arguments): \(message)")
+        }
+    }
+
     func testDisplayOptionsThatCannotApplyAreRefused() {
         let cases: [([String], String)] = [
             (["run", "--rotate", "45"], "--rotate must be 0, 90, 180 or 270"),

@@ -79,11 +79,11 @@ final class DRMLinkStateTests: XCTestCase {
         XCTAssertEqual(state.takeDueFrame(now: 1.1), FrameTime(timestamp: 1.1, targetTimestamp: 1.1 + period))
     }
 
-    /// A frame taken more than a period after its vblank is timed from the clock; a late vblank
-    /// interrupt can then stamp its flip with a slot from before that frame began. The next frame
-    /// is not timed by that slot: its target would come before the last frame's, which an
-    /// animation takes for time going backwards (a scroll then ends at once at its target: seen
-    /// in the VM suite's seat test on a loaded host).
+    /// A frame taken more than a period after its vblank is timed on the vblank grid; a late
+    /// vblank interrupt can then stamp its flip with a slot from before that frame began. The
+    /// next frame is not timed by that slot (from the clock instead): a target from it could come
+    /// before the last frame's, which an animation takes for time going backwards (a scroll then
+    /// ends at once at its target: seen in the VM suite's seat test on a loaded host).
     func testAFlipStampedBeforeTheLastFrameBeganDoesNotTimeTheNextOneEarlier() {
         var state = makeState()
         _ = state.requestFrame(now: 0)
@@ -94,12 +94,29 @@ final class DRMLinkStateTests: XCTestCase {
         _ = state.requestFrame(now: 1.001)
         _ = state.flipCompleted(sequence: 61, time: 1 + period, now: 1 + period)
         let late = 1 + 2 * period + 0.002
-        XCTAssertEqual(state.takeDueFrame(now: late), FrameTime(timestamp: late, targetTimestamp: late + period))
+        let first = state.takeDueFrame(now: late)
+        XCTAssertEqual(first?.timestamp ?? 0, 1 + 2 * period, accuracy: 1e-9)
         state.flipQueued()
         _ = state.requestFrame(now: late + 0.001)
         _ = state.flipCompleted(sequence: 62, time: 1 + 2 * period, now: late + 0.004)
         let next = state.takeDueFrame(now: late + 0.004)
         XCTAssertEqual(next, FrameTime(timestamp: late + 0.004, targetTimestamp: late + 0.004 + period))
+    }
+
+    func testAFrameTakenLateIsTimedOnTheVblankGrid() {
+        // The loop drew another output's frame for 2.5 periods after this one's flip event: the
+        // frame is drawn for the vblank after now, on the grid of the flip's vblank.
+        var state = makeState()
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        _ = state.takeDueFrame(now: 1)
+        state.flipQueued()
+        _ = state.requestFrame(now: 1.001)
+        _ = state.flipCompleted(sequence: 7, time: 1 + period, now: 1 + period)
+        let frame = state.takeDueFrame(now: 1 + 3.5 * period)
+        XCTAssertEqual(frame?.timestamp ?? 0, 1 + 3 * period, accuracy: 1e-9)
+        XCTAssertEqual(frame?.targetTimestamp ?? 0, 1 + 4 * period, accuracy: 1e-9)
     }
 
     // MARK: display off and on

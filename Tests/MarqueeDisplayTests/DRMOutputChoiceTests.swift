@@ -100,6 +100,93 @@ final class DRMOutputChoiceTests: XCTestCase {
         }
     }
 
+    // MARK: Several outputs
+
+    /// Two TVs on a card whose encoders can feed either of two CRTCs, or only one.
+    func twoTVs(firstEncoderCRTCs: UInt32, secondEncoderCRTCs: UInt32, crtcs: [UInt32] = [100, 101]) -> DRMResources {
+        let second = ConnectorInfo(
+            id: 41, name: "HDMI-A-2", isConnected: true, modes: [Self.mode(1280, 1024, hz: 75, preferred: true)],
+            encoderIDs: [31])
+        return DRMResources(
+            crtcIDs: crtcs,
+            encoders: [
+                EncoderInfo(id: 30, crtcID: 0, possibleCRTCs: firstEncoderCRTCs),
+                EncoderInfo(id: 31, crtcID: 0, possibleCRTCs: secondEncoderCRTCs),
+            ],
+            connectors: [tv, second])
+    }
+
+    func testTwoConnectorsGetTwoCRTCsAndEachItsOwnMode() throws {
+        // Both encoders can feed both CRTCs (as on most PC cards): one at a time would give both
+        // the first CRTC.
+        let outputs = try DRMOutput.chooseAll(
+            on: "/dev/dri/card0", resources: twoTVs(firstEncoderCRTCs: 0b11, secondEncoderCRTCs: 0b11),
+            requests: [
+                DRMOutputRequest(connector: "HDMI-A-1", mode: ModeRequest(parsing: "1280x720")),
+                DRMOutputRequest(connector: "HDMI-A-2"),
+            ])
+        XCTAssertEqual(outputs.map(\.connector.name), ["HDMI-A-1", "HDMI-A-2"])
+        XCTAssertEqual(outputs.map(\.crtcID), [100, 101])
+        XCTAssertEqual(outputs.map(\.crtcIndex), [0, 1])
+        XCTAssertEqual(outputs.map(\.mode.description), ["1280x720@60", "1280x1024@75 (preferred)"])
+    }
+
+    func testACRTCOnlyOneConnectorCanUseGoesToItEvenWhenItComesSecond() throws {
+        // HDMI-A-1 could use either CRTC, HDMI-A-2 only the first: taking the first for HDMI-A-1
+        // (its best candidate) would leave HDMI-A-2 without one.
+        let outputs = try DRMOutput.chooseAll(
+            on: "/dev/dri/card0", resources: twoTVs(firstEncoderCRTCs: 0b11, secondEncoderCRTCs: 0b01),
+            requests: [DRMOutputRequest(connector: "HDMI-A-1"), DRMOutputRequest(connector: "HDMI-A-2")])
+        XCTAssertEqual(outputs.map(\.crtcID), [101, 100])
+        XCTAssertEqual(outputs.map(\.crtcIndex), [1, 0])
+    }
+
+    func testTheCRTCsAlreadyDrivingTheConnectorsAreKeptWhenTheyDiffer() throws {
+        var resources = twoTVs(firstEncoderCRTCs: 0b11, secondEncoderCRTCs: 0b11)
+        // The console drives HDMI-A-1 on CRTC 101 and HDMI-A-2 on CRTC 100.
+        resources.connectors[0].currentEncoderID = 30
+        resources.encoders[0].crtcID = 101
+        resources.connectors[1].currentEncoderID = 31
+        resources.encoders[1].crtcID = 100
+        let outputs = try DRMOutput.chooseAll(
+            on: "/dev/dri/card0", resources: resources,
+            requests: [DRMOutputRequest(connector: "HDMI-A-1"), DRMOutputRequest(connector: "HDMI-A-2")])
+        XCTAssertEqual(outputs.map(\.crtcID), [101, 100], "no modeset moves a connector to another CRTC")
+    }
+
+    func testTwoConnectorsOnOneCRTCAreRefusedWithTheReason() {
+        XCTAssertThrowsError(
+            try DRMOutput.chooseAll(
+                on: "/dev/dri/card0", resources: twoTVs(firstEncoderCRTCs: 0b01, secondEncoderCRTCs: 0b01),
+                requests: [DRMOutputRequest(connector: "HDMI-A-1"), DRMOutputRequest(connector: "HDMI-A-2")])
+        ) {
+            XCTAssertEqual(
+                ($0 as! DisplayError).message,
+                "/dev/dri/card0 has no CRTCs to drive HDMI-A-1 and HDMI-A-2 at once (it has 2 CRTCs; their encoders cannot share them)"
+            )
+        }
+        XCTAssertThrowsError(
+            try DRMOutput.chooseAll(
+                on: "/dev/dri/card0", resources: twoTVs(firstEncoderCRTCs: 0b11, secondEncoderCRTCs: 0b11),
+                requests: [DRMOutputRequest(connector: "HDMI-A-1"), DRMOutputRequest(connector: "hdmi-a-1")])
+        ) {
+            XCTAssertEqual(($0 as! DisplayError).message, "--connector HDMI-A-1 is given twice")
+        }
+    }
+
+    func testAReconnectedOutputTakesNoCRTCAnotherOutputHolds() throws {
+        let resources = twoTVs(firstEncoderCRTCs: 0b11, secondEncoderCRTCs: 0b11)
+        // HDMI-A-2 comes back while HDMI-A-1 holds CRTC 100.
+        let back = try DRMOutput.choose(
+            on: "/dev/dri/card0", resources: resources, connector: "HDMI-A-2", mode: nil, excluding: [100])
+        XCTAssertEqual(back.crtcID, 101)
+        let plan = HotplugPlan.wantedOutput(
+            devicePath: "/dev/dri/card0", resources: resources, connector: "HDMI-A-2", mode: nil,
+            lastConnector: "HDMI-A-2", excluding: [100, 101])
+        guard case .failure(let error) = plan else { return XCTFail("both CRTCs are held: \(plan)") }
+        XCTAssertEqual(error.message, "no CRTC of /dev/dri/card0 can drive HDMI-A-2")
+    }
+
     func testMissingAtomicPropertiesAreAllNamedAtStart() {
         let plane = DRMObjectProperties(
             object: "plane 33",

@@ -97,4 +97,48 @@ final class SeatPlanTests: XCTestCase {
         link.vblankArrived(time: 5.004)
         XCTAssertEqual(link.takeDueFrame(now: 5.005), FrameTime(timestamp: 5.004, targetTimestamp: 5.004 + period))
     }
+
+    // Several outputs on one card (`--connector` twice): the seat is the card's.
+
+    func testAwayStopsEveryOutputBeforeTheOneAcknowledge() {
+        var plans = [SeatPlan(), SeatPlan()]
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.disabled, plans: &plans, poweredOn: [true, true], connected: [true, true]),
+            [.output(0, .stopFrames), .output(1, .stopFrames), .acknowledge],
+            "the seat manager takes every CRTC once told: both flips in flight complete first, one acknowledge")
+        XCTAssertEqual(plans.map(\.isActive), [false, false])
+    }
+
+    func testBackSetsEveryShowingOutputsModeAndResumesIt() {
+        var plans = [SeatPlan(), SeatPlan()]
+        _ = SeatPlan.cardSteps(.disabled, plans: &plans, poweredOn: [true, true], connected: [true, true])
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.enabled, plans: &plans, poweredOn: [true, true], connected: [true, true]),
+            [.output(0, .setMode), .output(0, .resumeFrames), .output(1, .setMode), .output(1, .resumeFrames)])
+        XCTAssertEqual(plans.map(\.isActive), [true, true])
+    }
+
+    func testAnUnpluggedOutputStaysDarkWhileTheOtherComesBack() {
+        var plans = [SeatPlan(), SeatPlan()]
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.disabled, plans: &plans, poweredOn: [true, true], connected: [true, false]),
+            [.output(0, .stopFrames), .acknowledge],
+            "the unplugged output's link is paused already; the switch is acknowledged all the same")
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.enabled, plans: &plans, poweredOn: [true, true], connected: [true, false]),
+            [.output(0, .setMode), .output(0, .resumeFrames)], "a reconnect sets the second one's mode")
+        XCTAssertEqual(plans.map(\.isActive), [true, true], "the seat is back for both all the same")
+    }
+
+    func testEveryOutputOffStillAcknowledgesOnce() {
+        var plans = [SeatPlan(), SeatPlan()]
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.disabled, plans: &plans, poweredOn: [false, false], connected: [true, true]),
+            [.acknowledge])
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.disabled, plans: &plans, poweredOn: [false, false], connected: [true, true]), [],
+            "a repeated disable: nothing")
+        XCTAssertEqual(
+            SeatPlan.cardSteps(.enabled, plans: &plans, poweredOn: [false, false], connected: [true, true]), [])
+    }
 }

@@ -16,9 +16,58 @@ software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
     printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
 }
 
+# A marquee that has run far longer than any test here is hung (a frame waiting for an event that
+# never comes, say). Without this the suite would sit until qemu's timeout and bring nothing back;
+# instead the hang is a FAIL with what the process was doing (its kernel wait, its syscall, the
+# last lines of its log and trace, the CRTCs' state), it is stopped, and the suite goes on.
+hang_watch() {
+    beat=0
+    while sleep 5; do
+        # Every 30 s, what runs (indented: not a result). Reading another process's /proc files
+        # can block behind its memory lock, so the heartbeat below is a loop of its own.
+        beat=$((beat + 1))
+        [ $((beat % 6)) -eq 0 ] && echo "    running: $(ps -o pid,stat,args | grep -E 'marquee|seatd|sleep|chvt' | grep -v grep | tr -s ' ' | tr '\n' ';' | cut -c1-300)"
+        for pid in $(pidof marquee); do
+            started=$(awk '{ print $22 }' /proc/$pid/stat 2>/dev/null) || continue
+            [ -n "$started" ] || continue
+            age=$(awk -v s=$started '{ print int($1 - s / 100) }' /proc/uptime)
+            [ "$age" -gt 120 ] || continue
+            echo "FAIL hang: marquee $pid ran ${age} s: $(tr '\0' ' ' </proc/$pid/cmdline)"
+            echo "    state: $(grep State /proc/$pid/status); wchan: $(cat /proc/$pid/wchan); syscall: $(cat /proc/$pid/syscall)"
+            for task in /proc/$pid/task/*; do echo "    task ${task##*/}: $(cat $task/comm) $(cat $task/wchan) [$(cat $task/syscall)]"; done
+            sed 's/^/    stack: /' /proc/$pid/stack 2>/dev/null
+            for fd in 1 2; do
+                target=$(readlink /proc/$pid/fd/$fd)
+                case "$target" in /out/* | /tmp/*) tail -n 15 "$target" | sed "s|^|    fd $fd $target: |" ;; esac
+            done
+            for trace in $(tr '\0' '\n' </proc/$pid/cmdline | grep '\.jsonl$'); do
+                for file in $trace ${trace%.jsonl}.*.jsonl; do
+                    [ -e "$file" ] && echo "    $file: $(wc -l <$file) frames; last: $(tail -n 1 $file | cut -c1-160)"
+                done
+            done
+            grep -h -E 'crtc|active|enable|fb=' /sys/kernel/debug/dri/*/state 2>/dev/null | tr -d '\t' | sed 's/^/    drm: /'
+            kill -TERM $pid; sleep 3; kill -KILL $pid 2>/dev/null
+        done
+    done
+}
+hang_watch &
+# A heartbeat every 30 s that touches no other process: if it stops, the guest itself stalled
+# (its timers or scheduler), not a test. New kernel messages come with it (the console shows
+# errors only: the kernel runs with `quiet`).
+heartbeat() {
+    kernel_lines=$(dmesg | wc -l)
+    while sleep 30; do
+        echo "    heartbeat: uptime $(cut -d' ' -f1 /proc/uptime)"
+        now_lines=$(dmesg | wc -l)
+        [ "$now_lines" -gt "$kernel_lines" ] && dmesg | tail -n $((now_lines - kernel_lines > 8 ? 8 : now_lines - kernel_lines)) | sed 's/^/    kernel: /'
+        kernel_lines=$now_lines
+    done
+}
+heartbeat &
+
 # MARQUEE_VM_ONLY=display on the host (marquee.only=display on the kernel's command line) runs
 # only the tests of Tests/vm/display.sh, to try them without the whole suite (seat: seat.sh's;
-# damage: damage.sh's).
+# damage: damage.sh's; outputs: outputs.sh's).
 ONLY=$(sed -n 's/.*marquee\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
 if [ -n "$ONLY" ]; then
     . /tests/$ONLY.sh
@@ -288,3 +337,6 @@ fbdev_test fbdev-vfb-32bpp-rotate270 /dev/fb1 480x640 270 0 0.0002 1 'XBGR8888, 
 
 # --- seats: --seat under seatd as an ordinary user, VT switches ------------------------------------
 . /tests/seat.sh
+
+# --- two outputs on one card (reloads vkms with a second output) ---------------------------------
+. /tests/outputs.sh

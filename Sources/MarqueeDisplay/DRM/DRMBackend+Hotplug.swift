@@ -15,6 +15,10 @@ extension DRMBackend: DisplayHotplug {
 
     public func takeDisplayChanges() -> [DisplayChange] {
         guard let monitor, monitor.takeCardChanges() else { return [] }
+        return probeDisplays()
+    }
+
+    public func probeDisplays() -> [DisplayChange] {
         let resources: DRMResources
         do {
             resources = try DRMResources(device)
@@ -24,7 +28,7 @@ extension DRMBackend: DisplayHotplug {
         }
         let wanted = HotplugPlan.wantedOutput(
             devicePath: device.path, resources: resources, connector: options.connector, mode: options.mode,
-            lastConnector: output.connector.name)
+            lastConnector: output.connector.name, excluding: card.crtcs(besides: self))
         let target: DRMOutput?
         switch wanted {
         case .success(let chosen): target = chosen
@@ -86,6 +90,7 @@ extension DRMBackend: DisplayHotplug {
             return nil
         }
         isConnected = true
+        card.claim(target.crtcID, by: self)
         if isPoweredOn && isSeatActive {
             link.resume(crtcIndex: target.crtcIndex, pacing: Self.pacing(for: target.mode, options))
         }

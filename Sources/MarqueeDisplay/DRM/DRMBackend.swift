@@ -19,6 +19,9 @@ public struct DRMOptions: Sendable {
     public var writebackSnapshots = false
     /// `--wait-for-display`: with no display connected, wait for one instead of failing.
     public var waitForDisplay = false
+    /// The outputs after the first (`--connector` given more than once), each with its own
+    /// `--mode` and `--rotate`. They share the first one's card.
+    public var furtherOutputs: [DRMOutputRequest] = []
     /// `--seat`: open the device through libseat (seatd or logind) instead of directly.
     public var seat = false
 
@@ -43,6 +46,8 @@ public final class DRMBackend: DisplayBackend {
     /// "Virtual-1 1024x768@60 on /dev/dri/card0 (vkms), atomic", for the log.
     public let summary: String
     let device: DRMDevice
+    /// The card, shared with the other outputs on it.
+    let card: DRMCard
     var output: DRMOutput
     var modesetter: DRMModesetter
     var buffers: [DumbBuffer]
@@ -60,9 +65,8 @@ public final class DRMBackend: DisplayBackend {
     var front = 0
     /// False after `display off`: no frame is flipped until `display on`.
     var isPoweredOn = true
-    /// With `--seat`: the seat the device came from (nil: opened directly).
-    let seat: Seat?
-    /// Whether the seat is Marquee's now; always true without one.
+    /// Whether the card's seat (`--seat`) is Marquee's now; always true without one. Every
+    /// output on the card follows the same seat (`DRMCard.seat`).
     var seatPlan = SeatPlan()
     var isSeatActive: Bool { seatPlan.isActive }
     /// False while the connector has no display (it was unplugged, or the TV switched off).
@@ -75,12 +79,24 @@ public final class DRMBackend: DisplayBackend {
     /// frame is committed, without damage clips, whatever changed (all of it is new to the display).
     var commitsWholeFrame = true
 
-    public init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
-        self.log = log
-        self.options = options
+    /// The output `options` name (the first, when `--connector` is given more than once).
+    public convenience init(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         let seat = options.seat ? try Seat.open(log: log) : nil
         let (device, resources, output, monitor) = try Self.open(options, seat: seat, log: log)
-        self.seat = seat
+        try self.init(
+            card: DRMCard(device: device, seat: seat), resources: resources, output: output, monitor: monitor,
+            options: options, log: log)
+    }
+
+    /// One output on `card`, whose connector, mode and CRTC are chosen already.
+    init(
+        card: DRMCard, resources: DRMResources, output: DRMOutput, monitor: UeventMonitor?, options: DRMOptions,
+        log: @escaping (String) -> Void
+    ) throws(DisplayError) {
+        self.log = log
+        self.options = options
+        let device = card.device
+        self.card = card
         self.device = device
         self.output = output
         self.monitor = monitor
@@ -146,6 +162,41 @@ public final class DRMBackend: DisplayBackend {
             log("drm: rotating by \(rotation.rawValue)° while copying; frames are \(size.width)x\(size.height)")
         }
         log("drm: saved \(saved.description) to restore at exit")
+        card.claim(output.crtcID, by: self)
+    }
+
+    /// Every output `options` asks for, first the one `--connector` names first: on one card,
+    /// each on its own CRTC (chosen together, `DRMOutput.chooseAll`), each with its own mode,
+    /// rotation, buffers and display link. Every connector must have a display at start.
+    public static func openOutputs(options: DRMOptions, log: @escaping (String) -> Void) throws(DisplayError)
+        -> [DRMBackend]
+    {
+        guard !options.furtherOutputs.isEmpty else { return [try DRMBackend(options: options, log: log)] }
+        // One seat for the card: the seat manager opens the device once, and a switch to another
+        // virtual terminal takes every output away together.
+        let seat = options.seat ? try Seat.open(log: log) : nil
+        let (device, _, first, firstMonitor) = try open(options, seat: seat, log: log)
+        let resources = try DRMResources(device)
+        let requests =
+            [DRMOutputRequest(connector: first.connector.name, mode: options.mode, rotation: options.rotation)]
+            + options.furtherOutputs
+        let outputs = try DRMOutput.chooseAll(on: device.path, resources: resources, requests: requests)
+        let card = DRMCard(device: device, seat: seat)
+        var backends: [DRMBackend] = []
+        for (index, (output, request)) in zip(outputs, requests).enumerated() {
+            var own = options
+            own.connector = output.connector.name
+            own.mode = request.mode
+            own.rotation = request.rotation
+            own.furtherOutputs = []
+            // Snapshots are of the first output: only it reads the scan-out back.
+            own.writebackSnapshots = index == 0 && options.writebackSnapshots
+            let monitor = index == 0 ? firstMonitor : Self.monitor(for: device, log: log)
+            backends.append(
+                try DRMBackend(
+                    card: card, resources: resources, output: output, monitor: monitor, options: own, log: log))
+        }
+        return backends
     }
 
     deinit { restore() }
@@ -236,7 +287,7 @@ public final class DRMBackend: DisplayBackend {
         }
     }
 
-    private static func monitor(for device: DRMDevice, log: (String) -> Void) -> UeventMonitor? {
+    static func monitor(for device: DRMDevice, log: (String) -> Void) -> UeventMonitor? {
         do {
             return try UeventMonitor(devicePath: device.path)
         } catch {
@@ -246,6 +297,9 @@ public final class DRMBackend: DisplayBackend {
     }
 
     public var displayLink: DisplayLink { link }
+
+    /// The connector driven now, as the kernel names it (`HDMI-A-2`).
+    public var connectorName: String { output.connector.name }
 
     public func frameBuffer() -> PixelBuffer { shadow }
 
@@ -269,7 +323,7 @@ public final class DRMBackend: DisplayBackend {
         let clip = commitsWholeFrame ? nil : DamageClip(frameRows: damage, frame: size, rotation: rotation)
         let result = modesetter.flip(to: buffers[back].framebufferID, damage: clip, events: link.events)
         if case .failure(let code) = result {
-            if seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
+            if card.seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
             throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)
         }
         link.flipQueued()
@@ -309,6 +363,7 @@ public final class DRMBackend: DisplayBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
+        let isLast = card.release(self)
         // Away on another VT the CRTC is that program's, and Marquee may not touch it.
         guard isSeatActive else { return }
         link.waitForFlip()
@@ -316,6 +371,6 @@ public final class DRMBackend: DisplayBackend {
         case .success: log("drm: restored \(saved.description)")
         case .failure(let code): log("drm: could not restore \(saved.description): \(code)")
         }
-        device.dropMaster()
+        if isLast { device.dropMaster() }
     }
 }

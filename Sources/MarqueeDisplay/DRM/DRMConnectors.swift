@@ -138,11 +138,50 @@ struct DRMOutput {
     var crtcIndex: Int
 
     /// Chooses what `--connector` and `--mode` ask for, or the first connected connector and its
-    /// preferred mode.
+    /// preferred mode, on a CRTC outside `excluded` (the CRTCs the other outputs drive).
     static func choose(
-        on devicePath: String, resources: DRMResources, connector name: String?, mode request: ModeRequest?
+        on devicePath: String, resources: DRMResources, connector name: String?, mode request: ModeRequest?,
+        excluding excluded: Set<UInt32> = []
     ) throws(DisplayError) -> DRMOutput {
-        let connector: ConnectorInfo
+        try chooseAll(
+            on: devicePath, resources: resources, requests: [DRMOutputRequest(connector: name, mode: request)],
+            excluding: excluded)[0]
+    }
+
+    /// One output per request (`--connector` given more than once), each on a CRTC of its own.
+    /// The CRTCs are matched together, not one after another: a connector whose encoders can use
+    /// only one CRTC gets it even when it comes second and the first could use either.
+    static func chooseAll(
+        on devicePath: String, resources: DRMResources, requests: [DRMOutputRequest],
+        excluding excluded: Set<UInt32> = []
+    ) throws(DisplayError) -> [DRMOutput] {
+        var chosen: [(ConnectorInfo, DisplayMode)] = []
+        for request in requests {
+            let connector = try chooseConnector(request.connector, on: devicePath, resources: resources)
+            if chosen.contains(where: { $0.0.id == connector.id }) {
+                throw DisplayError(.unsupportedRequest, "--connector \(connector.name) is given twice")
+            }
+            chosen.append((connector, try chooseMode(request.mode, of: connector)))
+        }
+        guard let crtcs = assignCRTCs(chosen.map(\.0), resources: resources, excluding: excluded) else {
+            let names = chosen.map(\.0.name)
+            if names.count == 1 {
+                throw DisplayError(.backendUnavailable, "no CRTC of \(devicePath) can drive \(names[0])")
+            }
+            throw DisplayError(
+                .backendUnavailable,
+                "\(devicePath) has no CRTCs to drive \(names.joined(separator: " and ")) at once (it has \(resources.crtcIDs.count) CRTCs; their encoders cannot share them)"
+            )
+        }
+        return zip(chosen, crtcs).map { pair, crtc in
+            DRMOutput(connector: pair.0, mode: pair.1, crtcID: crtc.0, crtcIndex: crtc.1)
+        }
+    }
+
+    /// The connector `name` asks for, or the first connected one.
+    static func chooseConnector(
+        _ name: String?, on devicePath: String, resources: DRMResources
+    ) throws(DisplayError) -> ConnectorInfo {
         if let name {
             guard let named = resources.connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw DisplayError(
@@ -155,23 +194,15 @@ struct DRMOutput {
                     "connector \(named.name) of \(devicePath) has no display attached; its connectors: \(resources.connectorList)"
                 )
             }
-            connector = named
-        } else {
-            guard
-                let first = resources.connectors.first(where: { $0.isConnected && !$0.isWriteback && !$0.modes.isEmpty }
-                )
-            else {
-                throw DisplayError(
-                    .noDisplay,
-                    "no display is connected to \(devicePath); its connectors: \(resources.connectorList)")
-            }
-            connector = first
+            return named
         }
-        let mode = try chooseMode(request, of: connector)
-        let (crtcID, crtcIndex) = try chooseCRTC(for: connector, on: devicePath, resources: resources)
-        return DRMOutput(connector: connector, mode: mode, crtcID: crtcID, crtcIndex: crtcIndex)
+        guard let first = resources.connectors.first(where: { $0.isConnected && !$0.isWriteback && !$0.modes.isEmpty })
+        else {
+            throw DisplayError(
+                .noDisplay, "no display is connected to \(devicePath); its connectors: \(resources.connectorList)")
+        }
+        return first
     }
-
     static func chooseMode(_ request: ModeRequest?, of connector: ConnectorInfo) throws(DisplayError) -> DisplayMode {
         guard let request else {
             return connector.modes.first(where: \.isPreferred) ?? connector.modes[0]
@@ -195,22 +226,59 @@ struct DRMOutput {
         return chosen
     }
 
-    /// The CRTC already driving the connector, else the first one any of its encoders can use.
-    static func chooseCRTC(
-        for connector: ConnectorInfo, on devicePath: String, resources: DRMResources
-    ) throws(DisplayError) -> (UInt32, Int) {
+    /// The CRTCs (id and index) each connector may use, best first: the one already driving it
+    /// (no modeset away from what the console set up), then the ones its encoders can feed.
+    static func candidateCRTCs(for connector: ConnectorInfo, resources: DRMResources) -> [(UInt32, Int)] {
+        var candidates: [(UInt32, Int)] = []
         if let current = resources.encoders.first(where: { $0.id == connector.currentEncoderID }),
             current.crtcID != 0, let index = resources.crtcIDs.firstIndex(of: current.crtcID)
         {
-            return (current.crtcID, index)
+            candidates.append((current.crtcID, index))
         }
         for encoderID in connector.encoderIDs {
             guard let encoder = resources.encoders.first(where: { $0.id == encoderID }) else { continue }
-            for (index, crtc) in resources.crtcIDs.enumerated() where encoder.possibleCRTCs & (1 << UInt32(index)) != 0
-            {
-                return (crtc, index)
+            for (index, crtc) in resources.crtcIDs.enumerated()
+            where encoder.possibleCRTCs & (1 << UInt32(index)) != 0 && !candidates.contains(where: { $0.0 == crtc }) {
+                candidates.append((crtc, index))
             }
         }
-        throw DisplayError(.backendUnavailable, "no CRTC of \(devicePath) can drive \(connector.name)")
+        return candidates
+    }
+
+    /// A distinct CRTC for each connector, outside `excluded`, preferring each one's best
+    /// candidates in order; nil when there is no such assignment. A plain search: a card has a
+    /// handful of CRTCs and Marquee drives a handful of outputs.
+    static func assignCRTCs(
+        _ connectors: [ConnectorInfo], resources: DRMResources, excluding excluded: Set<UInt32> = []
+    ) -> [(UInt32, Int)]? {
+        let candidates = connectors.map { candidateCRTCs(for: $0, resources: resources) }
+        var taken = excluded
+        var assigned: [(UInt32, Int)] = []
+        func place(_ position: Int) -> Bool {
+            guard position < candidates.count else { return true }
+            for candidate in candidates[position] where !taken.contains(candidate.0) {
+                taken.insert(candidate.0)
+                assigned.append(candidate)
+                if place(position + 1) { return true }
+                assigned.removeLast()
+                taken.remove(candidate.0)
+            }
+            return false
+        }
+        return place(0) ? assigned : nil
+    }
+}
+
+/// An output asked for: `--connector` (nil: the first connected one) and its `--mode`.
+public struct DRMOutputRequest: Sendable, Equatable {
+    public var connector: String?
+    public var mode: ModeRequest?
+    /// `--rotate` for this output; nil: the panel's own orientation.
+    public var rotation: Rotation?
+
+    public init(connector: String?, mode: ModeRequest? = nil, rotation: Rotation? = nil) {
+        self.connector = connector
+        self.mode = mode
+        self.rotation = rotation
     }
 }

@@ -51,10 +51,23 @@ final class DRMDisplayLink: DisplayLink {
         ask(state.requestFrame(now: now))
     }
 
-    func pollTimeoutMilliseconds() -> Int32 { state.pollTimeoutMilliseconds(now: now) }
+    func pollTimeoutMilliseconds() -> Int32 {
+        // Another output's link read this link's event from the shared descriptor after this one
+        // last looked (between their dispatches): the descriptor is not readable for it any more,
+        // and `poll()` would sleep until some other event, for ever if none came. Take it now.
+        if state.expectsEvent, hasArrivedEvents { return 0 }
+        return state.pollTimeoutMilliseconds(now: now)
+    }
+
+    /// An event read into this link's block and not yet handed to the state.
+    private var hasArrivedEvents: Bool { events.pointee.flip_completed != 0 || events.pointee.vblank_arrived != 0 }
 
     func dispatch() throws -> FrameTime? {
-        if state.expectsEvent, isReadable() { try readEvents() }
+        if state.expectsEvent {
+            if isReadable() { try readDevice() }
+            // Another output's link on the same device may have read this link's event.
+            takeArrivedEvents()
+        }
         return state.takeDueFrame(now: now)
     }
 
@@ -91,9 +104,12 @@ final class DRMDisplayLink: DisplayLink {
     /// off or reading the scan-out back), at most `timeout` seconds.
     func waitForFlip(timeout: Double = 1) {
         let deadline = now + timeout
+        // Another output's link may have read the event already.
+        takeArrivedEvents()
         while state.isFlipPending, now < deadline {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&descriptor, 1, 100) > 0 { try? readEvents() }
+            if poll(&descriptor, 1, 100) > 0 { try? readDevice() }
+            takeArrivedEvents()
         }
         state.flipAbandoned()
     }
@@ -102,7 +118,8 @@ final class DRMDisplayLink: DisplayLink {
     /// kernel completes its pending vblank events then), so that none is taken later for a vblank
     /// of the running output.
     func drainEvents() {
-        while isReadable() { try? readEvents() }
+        while isReadable() { try? readDevice() }
+        takeArrivedEvents()
     }
 
     private func isReadable() -> Bool {
@@ -110,13 +127,20 @@ final class DRMDisplayLink: DisplayLink {
         return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 
-    private func readEvents() throws(DisplayError) {
-        events.pointee.flip_completed = 0
-        events.pointee.vblank_arrived = 0
+    /// Reads the events waiting on the device. Each lands in the `events` of the link that asked
+    /// for it (its address is the request's user data), which may be another output's link on the
+    /// same device: every link takes its own with `takeArrivedEvents`.
+    private func readDevice() throws(DisplayError) {
         if case .failure(let code) = SystemCall.run({ marquee_drm_handle_events(fd) }) {
             throw DisplayError(.systemCall, "reading DRM events failed: \(code)", errno: code)
         }
+    }
+
+    /// Hands this link's events that have arrived to the state, and marks them taken.
+    private func takeArrivedEvents() {
         let value = events.pointee
+        events.pointee.flip_completed = 0
+        events.pointee.vblank_arrived = 0
         if value.flip_completed != 0 {
             ask(
                 state.flipCompleted(

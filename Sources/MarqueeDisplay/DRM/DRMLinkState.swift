@@ -9,6 +9,10 @@ import MarqueeCore
 ///   with `timestamp = t` and `targetTimestamp = t + refreshPeriod`.
 /// - After idling, a frame waits for the next vblank event, so it too has a whole period to be
 ///   drawn and is shown at its target.
+/// - A frame taken more than a period after its vblank (the loop was drawing another output's
+///   frame) is timed from the last vblank before now, on the same grid; one that the `--max-fps`
+///   wall-clock floor alone held back past the next vblank is timed from now (its event was no
+///   real vblank).
 /// - `vblanksPerFrame > 1` (`--max-fps` below the refresh rate) waits for the vblank
 ///   `vblanksPerFrame - 1` after the last flip.
 /// - Paused, nothing is asked of the device (a CRTC that is off gives no vblanks, and asking for
@@ -150,12 +154,24 @@ struct DRMLinkState {
     mutating func takeDueFrame(now: Double) -> FrameTime? {
         guard isFramePending, let due = dueFrame, !isPaused else { return nil }
         guard now >= lastFrameStart + minimumFrameInterval else { return nil }
-        // A frame held back by the rate cap is timed from now: its flip event was not a real vblank.
-        // So is one whose event is stamped before the last frame began (after a late frame timed
-        // from the clock, a late vblank interrupt stamps the flip with the slot it was due at):
-        // its target would come before the last frame's, and animations would run backwards.
-        let stale = now - due.timestamp > refreshPeriod || due.timestamp < lastFrameStart
-        let frame = stale ? clockFrame(now) : due
+        let frame: FrameTime
+        if due.timestamp < lastFrameStart {
+            // Its event is stamped before the last frame began (after a late frame timed from the
+            // clock, a late vblank interrupt stamps the flip with the slot it was due at): its
+            // target would come before the last frame's, and animations would run backwards.
+            frame = clockFrame(now)
+        } else if now - due.timestamp <= refreshPeriod {
+            frame = due
+        } else if lastFrameStart + minimumFrameInterval > due.timestamp + refreshPeriod {
+            // The rate cap alone held it back past the next vblank: its flip event was no real
+            // vblank (a driver that completes flips at once); timed from now.
+            frame = clockFrame(now)
+        } else {
+            // Taken late (the loop drew another output's frame meanwhile, or a command took
+            // long): the vblanks went on, so the frame is timed from the last one before now.
+            let timestamp = due.timestamp + ((now - due.timestamp) / refreshPeriod).rounded(.down) * refreshPeriod
+            frame = FrameTime(timestamp: timestamp, targetTimestamp: timestamp + refreshPeriod)
+        }
         dueFrame = nil
         isFramePending = false
         lastFrameStart = now

@@ -10,10 +10,11 @@ enum HotplugStep: Equatable {
 
 enum HotplugPlan {
     /// The output to drive now: `--connector` when given; else the connector driven last, while
-    /// it has a display; else the first connected one. Nil (with the reason) when none can be.
+    /// it has a display; else the first connected one; on a CRTC outside `excluded` (the other
+    /// outputs'). Nil (with the reason) when none can be.
     static func wantedOutput(
         devicePath: String, resources: DRMResources, connector request: String?, mode: ModeRequest?,
-        lastConnector: String?
+        lastConnector: String?, excluding excluded: Set<UInt32> = []
     ) -> Result<DRMOutput, DisplayError> {
         var name = request
         if name == nil, let last = lastConnector,
@@ -23,7 +24,8 @@ enum HotplugPlan {
         }
         do {
             return .success(
-                try DRMOutput.choose(on: devicePath, resources: resources, connector: name, mode: mode))
+                try DRMOutput.choose(
+                    on: devicePath, resources: resources, connector: name, mode: mode, excluding: excluded))
         } catch {
             return .failure(error)
         }

@@ -41,3 +41,35 @@ struct SeatPlan: Equatable {
         }
     }
 }
+
+extension SeatPlan {
+    /// A step of the card's outputs together (`--connector` more than once): the seat is the
+    /// card's, so every output follows the same switch.
+    enum CardStep: Equatable {
+        /// A step of the output at this index (in `plans`).
+        case output(Int, Step)
+        /// `libseat_disable_seat`, once for the card.
+        case acknowledge
+    }
+
+    /// Every output's steps for `event`, in output order, with the acknowledge of a switch away
+    /// given once, after every output stopped its frames: the seat manager takes DRM master, and
+    /// so every CRTC, as soon as it is told. `poweredOn[i]` and `connected[i]` are output `i`'s.
+    static func cardSteps(
+        _ event: Seat.Event, plans: inout [SeatPlan], poweredOn: [Bool], connected: [Bool]
+    ) -> [CardStep] {
+        var steps: [CardStep] = []
+        var acknowledges = false
+        for index in plans.indices {
+            for step in plans[index].handle(event, poweredOn: poweredOn[index], connected: connected[index]) {
+                if step == .acknowledge {
+                    acknowledges = true
+                } else {
+                    steps.append(.output(index, step))
+                }
+            }
+        }
+        if acknowledges { steps.append(.acknowledge) }
+        return steps
+    }
+}
