@@ -86,15 +86,7 @@ final class FurtherOutput {
         finishedTags.removeAll(keepingCapacity: true)
         // Its events are the first output's to report.
         _ = scene.frame(at: time, into: &displayList, finishedTags: &finishedTags)
-        let buffer = backend.frameBuffer()
-        do {
-            let changedRows = try renderer.render(displayList, deck: scene.deck, into: buffer)
-            try backend.present(buffer, changedRows: changedRows, at: time)
-        } catch let error as RenderError {
-            throw RuntimeError("rendering for \(name) failed: \(error.message)")
-        } catch {
-            throw RuntimeError("presenting a frame on \(name) failed: \(error)", display: error as? DisplayError)
-        }
+        try Session.draw(displayList, deck: scene.deck, with: renderer, on: backend, at: time, output: name)
         trace?.write(
             frame: frameNumber, timestamp: time.timestamp - origin, target: time.targetTimestamp - origin,
             list: displayList, deck: scene.deck)

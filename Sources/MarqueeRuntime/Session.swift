@@ -416,6 +416,25 @@ public final class Session {
         }
     }
 
+    /// Renders `list` into `backend`'s frame buffer and presents it for `time`; `output` names the
+    /// output in errors (nil for the first, or only, one).
+    static func draw(
+        _ list: DisplayList, deck: Deck, with renderer: Renderer, on backend: DisplayBackend, at time: FrameTime,
+        output: String?
+    ) throws(RuntimeError) {
+        let buffer = backend.frameBuffer()
+        let forOutput = output.map { " for \($0)" } ?? ""
+        do {
+            let changedRows = try renderer.render(list, deck: deck, into: buffer)
+            try backend.present(buffer, changedRows: changedRows, at: time)
+        } catch let error as RenderError {
+            throw RuntimeError("rendering\(forOutput) failed: \(error.message)")
+        } catch {
+            let onOutput = output.map { " on \($0)" } ?? ""
+            throw RuntimeError("presenting a frame\(onOutput) failed: \(error)", display: error as? DisplayError)
+        }
+    }
+
     private func renderFrame(_ time: FrameTime) throws(RuntimeError) {
         let origin = timeOrigin ?? time.timestamp
         timeOrigin = origin
@@ -425,15 +444,7 @@ public final class Session {
         // The virtual clock keeps the offset from the start, so a run is the same every time.
         if !link.isVirtual { scene.clockOffset = Self.wallClockNow() - link.now }
         let finished = scene.frame(at: time, into: &displayList, finishedTags: &finishedTags)
-        let buffer = backend.frameBuffer()
-        do {
-            let changedRows = try renderer.render(displayList, deck: scene.deck, into: buffer)
-            try backend.present(buffer, changedRows: changedRows, at: time)
-        } catch let error as RenderError {
-            throw RuntimeError("rendering failed: \(error.message)")
-        } catch {
-            throw RuntimeError("presenting a frame failed: \(error)", display: error as? DisplayError)
-        }
+        try Self.draw(displayList, deck: scene.deck, with: renderer, on: backend, at: time, output: nil)
         trace?.write(
             frame: frameNumber, timestamp: time.timestamp - origin, target: time.targetTimestamp - origin,
             list: displayList, deck: scene.deck)
