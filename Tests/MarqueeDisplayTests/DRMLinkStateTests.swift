@@ -13,6 +13,17 @@ final class DRMLinkStateTests: XCTestCase {
             refreshPeriod: period, vblanksPerFrame: vblanksPerFrame, minimumFrameInterval: minimumFrameInterval)
     }
 
+    /// A link that was idle, asked for a frame, got the vblank at time 1 and is drawing that frame
+    /// (no flip queued yet): where most transitions below start.
+    func drawingTheFirstFrame(vblanksPerFrame: UInt32 = 1, minimumFrameInterval: Double = 0) -> DRMLinkState {
+        var state = makeState(vblanksPerFrame: vblanksPerFrame, minimumFrameInterval: minimumFrameInterval)
+        _ = state.requestFrame(now: 0)
+        state.vblankRequested()
+        state.vblankArrived(time: 1)
+        XCTAssertEqual(state.takeDueFrame(now: 1)?.timestamp, 1)
+        return state
+    }
+
     func testAfterIdleTheFirstFrameWaitsForTheNextVblank() {
         var state = makeState()
         XCTAssertEqual(state.requestFrame(now: 10), .next)
@@ -41,11 +52,7 @@ final class DRMLinkStateTests: XCTestCase {
     }
 
     func testMaxFPSWaitsForTheVblankAfterTheLastFlip() {
-        var state = makeState(vblanksPerFrame: 2)
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame(vblanksPerFrame: 2)
         state.flipQueued()
         _ = state.requestFrame(now: 1.001)
         XCTAssertEqual(state.flipCompleted(sequence: 100, time: 1.016, now: 1.017), .sequence(101))
@@ -85,11 +92,7 @@ final class DRMLinkStateTests: XCTestCase {
     /// before the last frame's, which an animation takes for time going backwards (a scroll then
     /// ends at once at its target: seen in the VM suite's seat test on a loaded host).
     func testAFlipStampedBeforeTheLastFrameBeganDoesNotTimeTheNextOneEarlier() {
-        var state = makeState()
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame()
         state.flipQueued()
         _ = state.requestFrame(now: 1.001)
         _ = state.flipCompleted(sequence: 61, time: 1 + period, now: 1 + period)
@@ -106,11 +109,7 @@ final class DRMLinkStateTests: XCTestCase {
     func testAFrameTakenLateIsTimedOnTheVblankGrid() {
         // The loop drew another output's frame for 2.5 periods after this one's flip event: the
         // frame is drawn for the vblank after now, on the grid of the flip's vblank.
-        var state = makeState()
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame()
         state.flipQueued()
         _ = state.requestFrame(now: 1.001)
         _ = state.flipCompleted(sequence: 7, time: 1 + period, now: 1 + period)
@@ -122,11 +121,7 @@ final class DRMLinkStateTests: XCTestCase {
     // MARK: display off and on
 
     func testPausedTheLinkAsksForNothingAndNoFrameIsDue() {
-        var state = makeState()
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame()
         state.flipQueued()
         _ = state.requestFrame(now: 1.001)  // the scroll goes on: the next frame is asked for
         state.pause()
@@ -181,11 +176,7 @@ final class DRMLinkStateTests: XCTestCase {
     }
 
     func testAfterOnMaxFPSCountsFromTheNewVblanksNotTheOldSequence() {
-        var state = makeState(vblanksPerFrame: 2)
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame(vblanksPerFrame: 2)
         state.flipQueued()
         _ = state.flipCompleted(sequence: 500, time: 1.016, now: 1.016)
         state.pause()
@@ -199,11 +190,7 @@ final class DRMLinkStateTests: XCTestCase {
     /// next frame is timed by that vblank, exactly as by the flip's event: not drawn before it
     /// (it would then be shown a period early), not a vblank later.
     func testASkippedFrameCountsAsAFlipAtItsTargetVblank() {
-        var state = makeState()
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame()
         state.flipQueued()
         _ = state.requestFrame(now: 1.001)
         _ = state.flipCompleted(sequence: 61, time: 1 + period, now: 1 + period)
@@ -229,11 +216,7 @@ final class DRMLinkStateTests: XCTestCase {
     /// (flip 100 plus one) counts as flipped at 102, so the next is drawn after 103, not 102 (it
     /// came one vblank early when the skip was not counted: the VM's drm-atomic-max-fps-30).
     func testMaxFPSCountsFromTheVblankASkippedFrameTargeted() {
-        var state = makeState(vblanksPerFrame: 2)
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame(vblanksPerFrame: 2)
         state.flipQueued()
         _ = state.requestFrame(now: 1.001)
         XCTAssertEqual(state.flipCompleted(sequence: 100, time: 1.016, now: 1.016), .sequence(101))
@@ -290,11 +273,7 @@ final class DRMLinkStateTests: XCTestCase {
     /// The driver refuses the skipped frame's vblank: the flip counts as completed then, and
     /// frames are timed from the clock from now on.
     func testASkippedFrameWhoseVblankIsRefusedFreesTheNextFrame() {
-        var state = makeState()
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame()
         _ = state.requestFrame(now: 1.001)
         XCTAssertEqual(state.frameSkipped(now: 1.002), .next)
         state.vblankRequestFailed(now: 1.002)
@@ -305,11 +284,7 @@ final class DRMLinkStateTests: XCTestCase {
     /// `display off` while a skipped frame's vblank is awaited: nothing is awaited any more, and
     /// that vblank's event, read after the display came on, is not taken for a flip.
     func testPausedASkippedFrameIsNoLongerAwaited() {
-        var state = makeState()
-        _ = state.requestFrame(now: 0)
-        state.vblankRequested()
-        state.vblankArrived(time: 1)
-        _ = state.takeDueFrame(now: 1)
+        var state = drawingTheFirstFrame()
         XCTAssertEqual(state.frameSkipped(now: 1.001), .next)
         state.vblankRequested()
         _ = state.requestFrame(now: 1.002)
