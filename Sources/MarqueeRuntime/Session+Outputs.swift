@@ -32,7 +32,10 @@ final class FurtherOutput {
     }
 
     /// The name the log and the trace file give this output (its connector).
-    var name: String { (backend as? DRMBackend)?.connectorName ?? backend.name }
+    var name: String { Self.name(of: backend) }
+    static func name(of backend: DisplayBackend) -> String {
+        (backend as? DRMBackend)?.connectorName ?? backend.name
+    }
 
     /// `--trace t.jsonl` puts this output's frames in `t.HDMI-A-2.jsonl` (the connector's name
     /// before the extension; after the name when there is none).
@@ -44,12 +47,7 @@ final class FurtherOutput {
 
     /// The link time at which something on this output changes by itself (a clock, a marquee,
     /// a playback dwell ending).
-    var nextChange: Double? {
-        var earliest = renderer.nextRedraw
-        if let stale = scene.nextStaleChange { earliest = min(earliest ?? stale, stale) }
-        if let dwellEnd = scene.nextPlaybackChange { earliest = min(earliest ?? dwellEnd, dwellEnd) }
-        return earliest
-    }
+    var nextChange: Double? { Session.nextChange(of: scene, drawnBy: renderer) }
 
     /// Asks its link for a frame when its scene moves, or is about to change by itself.
     func requestFrameIfNeeded() {
@@ -65,8 +63,7 @@ final class FurtherOutput {
     func pollTimeoutMilliseconds() -> Int32 {
         var timeout = link.pollTimeoutMilliseconds()
         if !link.isFramePending, let redraw = nextChange {
-            let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
-            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+            timeout = Session.pollTimeout(timeout, wakingIn: redraw - link.refreshPeriod - link.now)
         }
         return timeout
     }
@@ -147,7 +144,7 @@ extension Session {
             output.imagePath = renderer.imagePath
             var scene = Scene(deck: deck, viewport: backend.size)
             scene.clockOffset = clockOffset
-            let name = (backend as? DRMBackend)?.connectorName ?? backend.name
+            let name = FurtherOutput.name(of: backend)
             let trace = try options.tracePath.map { path throws(RuntimeError) in
                 try TraceWriter(path: FurtherOutput.tracePath(path, output: name))
             }

@@ -201,13 +201,23 @@ public final class Session {
 
     /// The link time at which something changes by itself (a marquee, a clock, an image, a card
     /// going stale) and needs a frame, though nothing else moves.
-    private var nextChange: Double? {
+    private var nextChange: Double? { Self.nextChange(of: scene, drawnBy: renderer) }
+
+    /// The same for any output's scene and renderer.
+    static func nextChange(of scene: Scene, drawnBy renderer: Renderer) -> Double? {
         // A page's dwell ending is one more such moment: its timer is the only wake-up of a dwell.
         // Folded by hand, not through an array: this runs on every pass of the loop.
         var earliest = renderer.nextRedraw
         if let stale = scene.nextStaleChange { earliest = min(earliest ?? stale, stale) }
         if let dwellEnd = scene.nextPlaybackChange { earliest = min(earliest ?? dwellEnd, dwellEnd) }
         return earliest
+    }
+
+    /// `timeout` (milliseconds, -1: none) shortened to a wake-up `seconds` from now, capped at a
+    /// minute.
+    static func pollTimeout(_ timeout: Int32, wakingIn seconds: Double) -> Int32 {
+        let remaining = Int32(max(0, min((seconds * 1000).rounded(.up), 60_000)))
+        return timeout < 0 ? remaining : min(timeout, remaining)
     }
 
     /// The earliest `wait` deadline, or the schedule's timer if it comes first: on the virtual
@@ -241,12 +251,10 @@ public final class Session {
     private func waitForEvents() throws(RuntimeError) -> Bool {
         var timeout = link.pollTimeoutMilliseconds()
         if !link.isVirtual, !link.isFramePending, displayIsOn, let redraw = nextChange {
-            let remaining = Int32(max(0, min(((redraw - link.refreshPeriod - link.now) * 1000).rounded(.up), 60_000)))
-            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+            timeout = Self.pollTimeout(timeout, wakingIn: redraw - link.refreshPeriod - link.now)
         }
         if !link.isVirtual, let deadline = earliestWaitDeadline() {
-            let remaining = Int32(max(0, min(((deadline - link.now) * 1000).rounded(.up), 60_000)))
-            timeout = timeout < 0 ? remaining : min(timeout, remaining)
+            timeout = Self.pollTimeout(timeout, wakingIn: deadline - link.now)
         }
         // The schedule's one timer: not capped at a minute like the others, so a board idle
         // until its next rule change (hours away) does not wake once a minute meanwhile.
