@@ -56,7 +56,7 @@ struct Bench: ParsableCommand {
 
     @Flag(
         help:
-            "Also time the DRM and fbdev backends' scan-out stage (row hashing and the copy of changed rows, for each --rotate and for RGB565) on each frame, into ordinary memory."
+            "Also time the DRM backend's scan-out stage (the copy of the rows each buffer lacks, turned or converted) for each --rotate and for RGB565, into ordinary memory: each path in a pass of the scene of its own, alone and with the render of the same frame."
     )
     var scanout = false
 
