@@ -44,6 +44,10 @@ final class CardRasterCache {
     private struct Entry {
         var image: CardImage
         var lastUse: UInt64
+        /// The bytes counted for the image in `bytes`. A whole raster grows once after it is
+        /// kept, when its map of uniform blocks is built while it is drawn; the next lookup
+        /// counts the growth.
+        var charged: Int
     }
 
     private var entries: [Key: Entry] = [:]
@@ -60,7 +64,14 @@ final class CardRasterCache {
         guard let index = entries.index(forKey: key) else { return nil }
         clock += 1
         entries.values[index].lastUse = clock
-        return entries.values[index].image
+        let image = entries.values[index].image
+        let size = image.byteCount
+        if size != entries.values[index].charged {
+            bytes += size - entries.values[index].charged
+            entries.values[index].charged = size
+            if bytes > budgetBytes { evict(keepingUse: clock) }
+        }
+        return image
     }
 
     /// The image kept for `key`, or `make`'s, kept from now on.
@@ -69,8 +80,9 @@ final class CardRasterCache {
         clock += 1
         let image = try make()
         rasterizedCount += 1
-        entries[key] = Entry(image: image, lastUse: clock)
-        bytes += image.byteCount
+        let size = image.byteCount
+        entries[key] = Entry(image: image, lastUse: clock, charged: size)
+        bytes += size
         if bytes > budgetBytes { evict(keepingUse: clock) }
         return image
     }
@@ -83,7 +95,7 @@ final class CardRasterCache {
         let target = budgetBytes / 4 * 3
         let ordered = entries.sorted { $0.value.lastUse < $1.value.lastUse }
         for (key, entry) in ordered where bytes > target && entry.lastUse != current {
-            bytes -= entry.image.byteCount
+            bytes -= entry.charged
             entries[key] = nil
         }
     }

@@ -26,8 +26,9 @@ final class UniformBlockRuns {
 
     deinit { lengths?.deallocate() }
 
-    /// The memory the maps take once built, counted in the raster cache's budget from the start.
-    var byteCount: Int { 2 * width * height }
+    /// The memory the maps take: nothing until built (most rasters are never drawn turned long
+    /// enough to get one), then two bytes a texel.
+    var byteCount: Int { isBuilt ? 2 * width * height : 0 }
 
     /// The counts for `raster` (the raster this map was made for), built on the first call: the
     /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
