@@ -28,8 +28,8 @@ final class RowBandsTests: XCTestCase {
         bands.insert(215..<220)
         XCTAssertEqual(Array(bands), [0..<10, 100..<110, 200..<220, 300..<310])
         // A fifth band before all others, closest to the first.
-        bands.insert(-20..<-2)
-        XCTAssertEqual(Array(bands), [-20..<10, 100..<110, 200..<220, 300..<310])
+        bands.insert((-20)..<(-2))
+        XCTAssertEqual(Array(bands), [(-20)..<10, 100..<110, 200..<220, 300..<310])
         // Closest pair among the existing ones when the new band is far from all.
         var spread: RowBands = [0..<10, 12..<20, 100..<110, 200..<210]
         spread.insert(400..<410)

@@ -54,7 +54,10 @@ public struct RowBands: Sendable, RandomAccessCollection, Equatable, CustomStrin
         while first < count, storage[first].upperBound < merged.lowerBound { first += 1 }
         var last = first
         while last < count, storage[last].lowerBound <= merged.upperBound {
-            merged = Swift.min(merged.lowerBound, storage[last].lowerBound)..<Swift.max(merged.upperBound, storage[last].upperBound)
+            merged =
+                Swift.min(
+                    merged.lowerBound, storage[last].lowerBound)..<Swift.max(
+                    merged.upperBound, storage[last].upperBound)
             last += 1
         }
         let removed = last - first

@@ -1,9 +1,10 @@
 import MarqueeCore
 
 /// Shows frames on an fbdev device (SPEC §6: RGB565 or XRGB8888). As on DRM, frames are rendered
-/// into a shadow buffer and only the bands of rows the renderer changed are copied out
-/// (`ScanoutRows`; for fbtft, whose deferred I/O sends just the touched pages over SPI, that is
-/// the difference between a fluid and a stuttering panel). With two pages the copy goes to the hidden one and the device pans to it.
+/// into a shadow buffer and only changed rows are copied out: the renderer's bands, and within
+/// small ones only the rows whose hash differs (`ScanoutDamage`; for fbtft, whose deferred I/O
+/// sends just the touched pages over SPI, that is the difference between a fluid and a
+/// stuttering panel). With two pages the copy goes to the hidden one and the device pans to it.
 public final class FbdevBackend: DisplayBackend {
     public let name = "fbdev"
     public let size: PixelSize
@@ -12,7 +13,7 @@ public final class FbdevBackend: DisplayBackend {
     let device: FramebufferDevice
     private let link: FbdevDisplayLink
     private let shadow: PixelBuffer
-    private var rows: ScanoutRows
+    private let damage: ScanoutDamage
     private let console: ConsoleGraphicsMode
     let log: (String) -> Void
     private var visiblePage = 0
@@ -34,7 +35,7 @@ public final class FbdevBackend: DisplayBackend {
         link = try FbdevDisplayLink(device: device, pacing: pacing)
         size = rotation.logicalSize(ofPanel: PixelSize(width: device.width, height: device.height))
         shadow = PixelBuffer(width: size.width, height: size.height)
-        rows = ScanoutRows(rows: size.height, buffers: device.pageCount)
+        damage = ScanoutDamage(rows: size.height, buffers: device.pageCount)
         if device.pageCount == 2 { try device.pan(to: 0) }
         console = ConsoleGraphicsMode(log: log)
         let rate = FramePacing.hertz(pacing.refreshRate)
@@ -59,13 +60,11 @@ public final class FbdevBackend: DisplayBackend {
     public func present(_ buffer: PixelBuffer, changedRows: RowBands, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "FbdevBackend.present: not the buffer handed out by frameBuffer()")
         let target = device.pageCount == 2 ? 1 - visiblePage : 0
-        // The bands the page lacks, each copied (turned, converted) on its own; no row is read
-        // back or hashed: the renderer's bands are already only the places that changed.
-        rows.add(changedRows)
-        for band in rows.lacking(inBuffer: target) {
-            FrameCopier.copy(shadow, rows: band, to: device.page(target), rotation: rotation)
-        }
-        rows.written(buffer: target)
+        // The renderer's bands, hashed row by row when they are a small part of the screen (a
+        // marquee's band holds rows its text does not reach: about half, kept off the SPI bus),
+        // marked changed unread when they are most of it (a scroll, where every row differs).
+        damage.measure(shadow, bands: changedRows)
+        damage.copyChangedRows(of: shadow, into: device.page(target), buffer: target, rotation: rotation)
         if device.pageCount == 2 {
             try device.pan(to: target)
             visiblePage = target

@@ -4,8 +4,9 @@ import MarqueeCore
 /// `marquee bench --scanout`, which puts its cost beside the rendering and a plain frame copy.
 /// As DRM does it (the rows each buffer lacks known from the renderer, copied, turned and
 /// converted; a frame that differs in no row from the one "on screen", the buffer presented
-/// last, sent nowhere), or with `hashesRows` as fbdev does it (those rows hashed first, and only
-/// the rows whose hash differs from what the buffer holds copied).
+/// last, sent nowhere), or with `hashesRows` as fbdev does it (`ScanoutDamage`: the renderer's
+/// bands hashed first when they are at most half the frame, and only the rows whose hash differs
+/// from what the buffer holds copied).
 public final class ScanoutTimer {
     public let rotation: Rotation
     public let format: ScanoutFormat
@@ -19,7 +20,8 @@ public final class ScanoutTimer {
     /// False until the first present (DRM commits its first frame whatever changed).
     private var presented = false
     /// The kernel damage clips of the last present (none: nothing changed), as DRM would commit them.
-    private(set) var lastClips = DamageClips(frameRows: RowBands(), frame: PixelSize(width: 0, height: 0), rotation: .none)
+    private(set) var lastClips = DamageClips(
+        frameRows: RowBands(), frame: PixelSize(width: 0, height: 0), rotation: .none)
 
     public init(
         frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2, hashesRows: Bool = false
@@ -49,11 +51,7 @@ public final class ScanoutTimer {
     public func present(_ frame: PixelBuffer, changedRows: RowBands? = nil) -> Double {
         let start = MonotonicClock.now()
         if hashesRows {
-            if let changedRows {
-                for band in changedRows { damage.measure(frame, rows: band) }
-            } else {
-                damage.measure(frame)
-            }
+            damage.measure(frame, bands: changedRows ?? RowBands(0..<frame.height))
             damage.copyChangedRows(of: frame, into: surfaces[next], buffer: next, rotation: rotation)
         } else {
             let changed = changedRows ?? RowBands(0..<frame.height)

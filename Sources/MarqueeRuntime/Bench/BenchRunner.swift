@@ -196,9 +196,7 @@ public struct BenchRunner {
         // The fbdev backend's scan-out stage, part of every frame of the SPI scene.
         let panel =
             scene.convertsToRGB565
-            ? ScanoutTimer(
-                frameSize: size, rotation: .none, format: .rgb565,
-                hashesRows: getenv("MARQUEE_BENCH_HASH") != nil) : nil
+            ? ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565, hashesRows: true) : nil
         // Frame 0 draws the scene before anything moves and warms the caches: a few times (the
         // renderer makes at most two text layers a frame), each into a new buffer (into the same
         // one, an unchanged frame draws nothing); then the scroll or the edits start, and frames
