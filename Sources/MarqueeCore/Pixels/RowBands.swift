@@ -54,10 +54,7 @@ public struct RowBands: Sendable, RandomAccessCollection, Equatable, CustomStrin
         while first < count, storage[first].upperBound < merged.lowerBound { first += 1 }
         var last = first
         while last < count, storage[last].lowerBound <= merged.upperBound {
-            merged =
-                Swift.min(
-                    merged.lowerBound, storage[last].lowerBound)..<Swift.max(
-                    merged.upperBound, storage[last].upperBound)
+            merged = Self.span(merged, storage[last])
             last += 1
         }
         let removed = last - first
@@ -99,7 +96,7 @@ public struct RowBands: Sendable, RandomAccessCollection, Equatable, CustomStrin
         var index = 0
         while index <= Self.capacity {
             if index == closest {
-                storage[written] = all[index].lowerBound..<all[index + 1].upperBound
+                storage[written] = Self.span(all[index], all[index + 1])
                 index += 2
             } else {
                 storage[written] = all[index]
@@ -108,6 +105,11 @@ public struct RowBands: Sendable, RandomAccessCollection, Equatable, CustomStrin
             written += 1
         }
         count = Self.capacity
+    }
+
+    /// From the first's start or the second's, whichever is lower, to the higher end.
+    private static func span(_ first: Range<Int>, _ second: Range<Int>) -> Range<Int> {
+        Swift.min(first.lowerBound, second.lowerBound)..<Swift.max(first.upperBound, second.upperBound)
     }
 
     /// Adds every band of `other`.

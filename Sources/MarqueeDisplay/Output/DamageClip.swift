@@ -34,6 +34,7 @@ struct DamageClip: Equatable {
 /// what one atomic commit carries as `FB_DAMAGE_CLIPS`. Stored inline like the bands, so building
 /// them costs no allocation.
 struct DamageClips: RandomAccessCollection, Equatable {
+    /// Room for one clip a band: `RowBands.capacity` (4) of them.
     private var storage = InlineArray<4, DamageClip>(repeating: DamageClip(x1: 0, y1: 0, x2: 0, y2: 0))
     private(set) var count = 0
 
