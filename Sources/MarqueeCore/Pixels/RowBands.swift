@@ -20,8 +20,10 @@ public struct RowBands: Sendable, RandomAccessCollection, Equatable, CustomStrin
     /// One band (none if `rows` is empty).
     public init(_ rows: Range<Int>) { insert(rows) }
 
-    /// The union of `bands`, coalesced past the cap.
-    public init(_ bands: some Sequence<Range<Int>>) {
+    /// The union of `bands`, coalesced past the cap. An array, not any sequence: called from
+    /// another module, a generic sequence's iteration is not specialized and allocated (six
+    /// mallocs a frame in the steady-state frame benchmark).
+    public init(_ bands: [Range<Int>]) {
         for band in bands { insert(band) }
     }
 
