@@ -12,9 +12,9 @@ public protocol DisplayBackend: AnyObject {
     /// The buffer to render the next frame into.
     func frameBuffer() -> PixelBuffer
     /// Shows the frame rendered into `frameBuffer()`, to be seen at `time.targetTimestamp`.
-    /// `changedRows` are the rows the renderer wrote since this buffer's last frame (what
+    /// `changedRows` are the bands of rows the renderer wrote since this buffer's last frame (what
     /// `Renderer.render` returns); the rows outside them are as they were.
-    func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError)
+    func present(_ buffer: PixelBuffer, changedRows: RowBands, at time: FrameTime) throws(DisplayError)
     /// The frame presented last, as the viewer sees it (what `snapshot` writes).
     func presentedFrame() -> PixelBuffer?
     /// Restores what the display showed before Marquee took it (a no-op in memory).
@@ -24,7 +24,7 @@ public protocol DisplayBackend: AnyObject {
 extension DisplayBackend {
     /// Shows a frame that may differ anywhere from the last.
     public func present(_ buffer: PixelBuffer, at time: FrameTime) throws(DisplayError) {
-        try present(buffer, changedRows: 0..<buffer.height, at: time)
+        try present(buffer, changedRows: RowBands(0..<buffer.height), at: time)
     }
 }
 

@@ -163,10 +163,4 @@ struct FrameDamage {
         while position < bands.count, bands[position].lowerBound < merged.lowerBound { position += 1 }
         bands.insert(merged, at: position)
     }
-
-    /// The rows of all bands together (empty when nothing changed).
-    var covering: Range<Int> {
-        guard let first = bands.first, let last = bands.last else { return 0..<0 }
-        return first.lowerBound..<last.upperBound
-    }
 }

@@ -167,17 +167,19 @@ public final class Renderer {
     /// Card images drawn so far (full rasters and text layers: misses of their caches).
     public var rasterizedCardCount: Int { cache.rasterizedCount + layers.rasterizedCount }
 
-    /// Draws `list` into `buffer` and returns the rows that changed in it: only what differs from
-    /// the frame the buffer already holds is redrawn (each buffer's last frame is remembered), so
-    /// a frame where one card changed touches that card's rows. Empty when nothing changed.
+    /// Draws `list` into `buffer` and returns the rows that changed in it, as a few bands: only
+    /// what differs from the frame the buffer already holds is redrawn (each buffer's last frame
+    /// is remembered), so a frame where one card changed touches that card's rows, and one where a
+    /// clock at the top and a marquee at the bottom moved touches two bands, not the rows between.
+    /// Empty when nothing changed.
     @discardableResult
-    public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) -> Range<Int> {
+    public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) -> RowBands {
         try prepare(style: deck.style)
         if deck.templates != templates {
             templates = deck.templates
             removeContents()
         }
-        guard let rasterizer, let fonts, let headerColor, let resolver else { return 0..<buffer.height }
+        guard let rasterizer, let fonts, let headerColor, let resolver else { return RowBands(0..<buffer.height) }
         let target = try targetIndex(for: buffer)
         let image = targets[target].image
         describe(
@@ -188,7 +190,7 @@ public final class Renderer {
         // The buffer's record becomes this frame (the old record's storage is reused next frame);
         // a frame that fails part-way leaves the buffer's content unknown.
         swap(&targets[target].drawn, &wanted)
-        guard !damage.bands.isEmpty else { return 0..<0 }
+        guard !damage.bands.isEmpty else { return RowBands() }
         layersMadeThisFrame = 0
         runMapsBuiltThisFrame = 0
         frameNumber &+= 1
@@ -208,7 +210,9 @@ public final class Renderer {
             targets[target].drawn = .unknown
             throw error
         }
-        return damage.covering
+        // More bands than `RowBands` holds are joined where they are closest: rows reported
+        // that did not change cost a copy, never a stale picture.
+        return RowBands(damage.bands)
     }
 
     /// Describes the frame `list` draws, item by item, into `wanted`.

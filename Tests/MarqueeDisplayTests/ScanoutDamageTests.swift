@@ -67,4 +67,40 @@ final class ScanoutDamageTests: XCTestCase {
             }
         }
     }
+
+    /// fbdev's measure: the renderer's bands hashed when they are at most half the frame (rows of
+    /// a band whose pixels did not change are not sent), marked changed unread when more (a
+    /// scroll); a buffer that missed a marked frame still gets those rows later.
+    func testSmallBandsAreHashedAndLargeOnesMarkedChangedUnread() {
+        let frame = PixelBuffer(width: 5, height: 10)
+        let damage = ScanoutDamage(rows: 10, buffers: 2)
+        damage.measure(frame)
+        damage.recordCopy(toBuffer: 0)
+        damage.recordCopy(toBuffer: 1)
+        // A band of rows 2..<6 whose row 3 alone changed: hashed, only row 3 is sent.
+        frame.withPixels { $0[3 * 5] = 0xFF00_0001 }
+        damage.measure(frame, bands: [2..<6])
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [3..<4], "a small band is hashed: unchanged rows stay")
+        damage.recordCopy(toBuffer: 0)
+        // Bands over six of ten rows, pixels unchanged: not read, every row of them sent.
+        damage.measure(frame, bands: [0..<3, 5..<8])
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [0..<3, 5..<8], "large bands are marked, not hashed")
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [0..<4, 5..<8], "buffer 1 also lacks row 3")
+        damage.recordCopy(toBuffer: 0)
+        // Nothing changed since: buffer 0 holds the frame; buffer 1 lacks the marked rows still.
+        damage.measure(frame, bands: [])
+        XCTAssertEqual(damage.changedRows(inBuffer: 0), [])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [0..<4, 5..<8])
+        damage.recordCopy(toBuffer: 1)
+        // The same large bands marked again differ from the last mark: each frame's is its own.
+        damage.measure(frame, bands: [0..<3, 5..<8])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [0..<3, 5..<8])
+        // After a marked frame a small band's rows differ from the marks once, then are hashed.
+        damage.recordCopy(toBuffer: 1)
+        damage.measure(frame, bands: [1..<3])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [1..<3])
+        damage.recordCopy(toBuffer: 1)
+        damage.measure(frame, bands: [1..<3])
+        XCTAssertEqual(damage.changedRows(inBuffer: 1), [])
+    }
 }

@@ -23,11 +23,11 @@ final class SoftwareRotationTests: XCTestCase {
             size: PixelSize(width: 6, height: 4), refreshRate: 60, realtime: false, rotation: .threeQuarters)
         let frame = backend.frameBuffer()
         frame.withPixels { for index in $0.indices { $0[index] = 0xFF00_0000 | UInt32(index) } }
-        try backend.present(frame, changedRows: 0..<0, at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60))
+        try backend.present(frame, changedRows: RowBands(), at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60))
         // The first frame is turned whole: panel (5, 0) shows frame pixel (3, 5).
         XCTAssertEqual(backend.presentedFrame()?.pixel(x: 5, y: 0), 23)
         frame.withPixels { $0[2 * frame.stride + 1] = 0xFF77_7777 }
-        try backend.present(frame, changedRows: 2..<3, at: FrameTime(timestamp: 1.0 / 60, targetTimestamp: 2.0 / 60))
+        try backend.present(frame, changedRows: [2..<3], at: FrameTime(timestamp: 1.0 / 60, targetTimestamp: 2.0 / 60))
         let shown = try XCTUnwrap(backend.presentedFrame())
         for y in 0..<frame.height {
             for x in 0..<frame.width {

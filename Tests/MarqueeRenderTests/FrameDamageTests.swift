@@ -64,8 +64,8 @@ final class FrameDamageTests: XCTestCase {
                 _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
                 let buffer = buffers[frame % 2]
                 let changed = try damaged.render(list, deck: scene.deck, into: buffer)
-                rowsRedrawn += changed.count
-                if idle, frame >= 2 { idleFramesRedrawn += changed.count }
+                rowsRedrawn += changed.rowCount
+                if idle, frame >= 2 { idleFramesRedrawn += changed.rowCount }
                 // A new buffer every time: the reference renderer knows nothing of it, so it draws
                 // the whole frame.
                 let reference = PixelBuffer(width: size.width, height: size.height)

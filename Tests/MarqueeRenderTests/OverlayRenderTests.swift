@@ -18,7 +18,15 @@ final class OverlayRenderTests: XCTestCase {
         tzset()
     }
 
-    static func deck(clock: String = "%H:%M") throws -> Deck {
+    /// `scrollingNote`: the bottom band's note is a marquee (too long for the band, scrolling).
+    static func deck(clock: String = "%H:%M", scrollingNote: Bool = false) throws -> Deck {
+        let note =
+            scrollingNote
+            ? "\"overflow\": \"marquee\", \"speed\": 60, \"pause\": 0.5," : ""
+        let noteText =
+            scrollingNote
+            ? "Platform 4 is closed today; trains to the coast leave from platform 6 until further notice"
+            : "Platform 4 is closed today"
         let cards = (0..<12).map { "{\"id\": \"c\($0)\", \"title\": \"Card \($0)\", \"body\": \"Under the bands\"}" }
             .joined(separator: ",")
         return try DeckDecoder.decode(
@@ -34,7 +42,7 @@ final class OverlayRenderTests: XCTestCase {
                ]},
                "strip": {"elements": [
                  {"box": "#8b1e1e", "left": 0, "right": 0, "top": 0, "bottom": 0},
-                 {"text": "note", "left": 16, "right": 16, "top": 6, "size": 16, "color": "#ffffff"}
+                 {"text": "note", "left": 16, "right": 16, "top": 6, "size": 16, \(note) "color": "#ffffff"}
                ]},
                "warning": {"height": 100, "elements": [
                  {"box": "#c62828", "left": 0, "right": 0, "top": 0, "bottom": 0, "radius": 12},
@@ -43,7 +51,7 @@ final class OverlayRenderTests: XCTestCase {
              },
              "overlays": [
                {"edge": "top", "height": 60, "template": "bar", "fields": {"title": "Departures"}},
-               {"edge": "bottom", "height": 32, "template": "strip", "fields": {"note": "Platform 4 is closed today"}}
+               {"edge": "bottom", "height": 32, "template": "strip", "fields": {"note": "\(noteText)"}}
              ],
              "sections": [{"cards": [\(cards)]}]}
             """)
@@ -85,8 +93,8 @@ final class OverlayRenderTests: XCTestCase {
             deck, time: nextChange, renderer: renderer, into: buffer, scene: &scene)
         XCTAssertFalse(changed.isEmpty)
         // The clock's line (top 14, 26 px text) within the 60 px band, with the damage's reach.
-        XCTAssertGreaterThanOrEqual(changed.lowerBound, 0)
-        XCTAssertLessThanOrEqual(changed.upperBound, 60, "only the band's rows: \(changed)")
+        XCTAssertGreaterThanOrEqual(changed.covering.lowerBound, 0)
+        XCTAssertLessThanOrEqual(changed.covering.upperBound, 60, "only the band's rows: \(changed)")
         // The band redrawn in part equals the whole frame drawn afresh.
         let whole = PixelBuffer(width: Self.size.width, height: Self.size.height)
         var fresh = Scene(deck: deck, viewport: Self.size)
@@ -101,5 +109,29 @@ final class OverlayRenderTests: XCTestCase {
 
     func testABandClockShowingSecondsRedrawsItsRowsOnceASecond() throws {
         try assertClockCostsOnlyItsRows("%H:%M:%S", nextChange: 11)
+    }
+
+    /// A clock in the top band and a marquee in the bottom one, changing in the same frame: the
+    /// renderer reports two bands, each within its own band of the screen, not the rows between
+    /// (what a display sends to an SPI panel), and the frame drawn so equals the frame drawn whole.
+    func testAClockAtTheTopAndAMarqueeAtTheBottomAreTwoBands() throws {
+        let deck = try Self.deck(clock: "%H:%M:%S", scrollingNote: true)
+        let renderer = try Renderer()
+        var scene = Scene(deck: deck, viewport: Self.size)
+        let buffer = PixelBuffer(width: Self.size.width, height: Self.size.height)
+        // At 10.5 s the note is moving (its 0.5 s pause from time 0 is over); at 11 s it has moved
+        // on and the clock turned from 12:34:56 to 12:34:57.
+        _ = try TemplateRenderTests.render(deck, time: 10.5, renderer: renderer, into: buffer, scene: &scene)
+        let changed = try TemplateRenderTests.render(deck, time: 11, renderer: renderer, into: buffer, scene: &scene)
+        XCTAssertEqual(changed.count, 2, "\(changed)")
+        guard changed.count == 2 else { return }
+        XCTAssertGreaterThanOrEqual(changed[0].lowerBound, 0)
+        XCTAssertLessThanOrEqual(changed[0].upperBound, 60, "the clock's rows, in the top band: \(changed)")
+        XCTAssertGreaterThanOrEqual(changed[1].lowerBound, Self.size.height - 32, "the note's, in the bottom band")
+        XCTAssertLessThanOrEqual(changed[1].upperBound, Self.size.height)
+        let whole = PixelBuffer(width: Self.size.width, height: Self.size.height)
+        var fresh = Scene(deck: deck, viewport: Self.size)
+        _ = try TemplateRenderTests.render(deck, time: 11, renderer: try Renderer(), into: whole, scene: &fresh)
+        XCTAssertTrue(TemplateRenderTests.same(buffer, whole))
     }
 }

@@ -86,7 +86,7 @@ final class TemplateRenderTests: XCTestCase {
     /// The frame at display-link time `time`, the clock reading 12:34:56 UTC at time 10.
     static func render(
         _ deck: Deck, time: Double, renderer: Renderer, into buffer: PixelBuffer, scene: inout Scene
-    ) throws -> Range<Int> {
+    ) throws -> RowBands {
         var list = DisplayList()
         scene.clockOffset = 1_699_920_000 + 45_296 - 10  // 1_699_920_000 is a midnight, UTC
         _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
@@ -152,8 +152,8 @@ final class TemplateRenderTests: XCTestCase {
         // Card d1 starts at y 10; its calling-at element is at top 48, 14 px text: rows 58..<83,
         // widened by half the size.
         XCTAssertFalse(changed.isEmpty)
-        XCTAssertGreaterThanOrEqual(changed.lowerBound, 10 + 48 - 7)
-        XCTAssertLessThanOrEqual(changed.upperBound, 10 + 48 + 18 + 7)
+        XCTAssertGreaterThanOrEqual(changed.covering.lowerBound, 10 + 48 - 7)
+        XCTAssertLessThanOrEqual(changed.covering.upperBound, 10 + 48 + 18 + 7)
         // The frame drawn in part equals the same frame drawn whole.
         let whole = PixelBuffer(width: Self.size.width, height: Self.size.height)
         var fresh = Scene(deck: deck, viewport: Self.size)
@@ -177,8 +177,8 @@ final class TemplateRenderTests: XCTestCase {
             let changed = try Self.render(scene.deck, time: time, renderer: renderer, into: buffer, scene: &scene)
             // The status element: top 48 of the card at y 10, 14 px text (one 18 px line, widened
             // by half its size and the damage's reach).
-            XCTAssertGreaterThanOrEqual(changed.lowerBound, 10 + 48 - 7 - 4, "at \(time)")
-            XCTAssertLessThanOrEqual(changed.upperBound, 10 + 48 + 18 + 7 + 4, "at \(time)")
+            XCTAssertGreaterThanOrEqual(changed.covering.lowerBound, 10 + 48 - 7 - 4, "at \(time)")
+            XCTAssertLessThanOrEqual(changed.covering.upperBound, 10 + 48 + 18 + 7 + 4, "at \(time)")
             time += 1.0 / 60
         }
         let whole = PixelBuffer(width: Self.size.width, height: Self.size.height)

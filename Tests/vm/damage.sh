@@ -5,7 +5,8 @@
 # set, it prints each plane update's clips to the kernel log (check-damage.awk says what is
 # checked). The session: the first frame, a scroll (whose first frame, at progress 0, is the
 # same picture: committed not at all), then an `update` of one card (its crossfade changes that
-# card's rows only).
+# card's rows only), then a batch updating the cards above and below it (its frames change two
+# places far apart: two clips, not one over the unchanged card between them).
 LOG_DAMAGE=/sys/module/vkms/parameters/log_damage
 
 cat >/tmp/damage-deck.json <<'DECK'
@@ -20,22 +21,27 @@ DECK
 damage_test() { # NAME ROTATE (atomic|legacy)
     name=$1; rotate=$2; mode=$3
     if [ "$mode" = legacy ]; then export MARQUEE_DRM_NO_ATOMIC=1; clips=0; else unset MARQUEE_DRM_NO_ATOMIC; clips=1; fi
+    multi=$clips
     if [ ! -e $LOG_DAMAGE ]; then fail $name "vkms has no log_damage parameter (Tests/vm/vkms-damage.patch not built in)"; return; fi
     echo 1 >$LOG_DAMAGE
     dmesg -c >/dev/null
-    printf 'wait 0.3\nscroll-to 2 duration=0.5\nwait idle\nupdate 3 {"id":"c3","title":"Changed","body":"Updated"}\nwait idle\nwait 0.2\nquit\n' |
+    printf '%s\n' 'wait 0.3' 'scroll-to 2 duration=0.5' 'wait idle' \
+        'update 3 {"id":"c3","title":"Changed","body":"Updated"}' 'wait idle' \
+        'batch' 'update 2 {"id":"c2","title":"Changed above","body":"Updated"}' \
+        'update 4 {"id":"c4","title":"Changed below","body":"Updated"}' 'commit' 'wait idle' 'wait 0.2' 'quit' |
         $M run --backend drm --mode 640x480 --rotate $rotate --deck /tmp/damage-deck.json --trace $OUT/$name.jsonl \
             >$OUT/$name.out 2>$OUT/$name.log
     rc=$?
     sleep 0.5
     echo 0 >$LOG_DAMAGE
-    dmesg | grep 'vkms-damage:' >$OUT/$name.kernel
+    dmesg | grep -E 'vkms-damage(-clip)?:' >$OUT/$name.kernel
     unset MARQUEE_DRM_NO_ATOMIC
     show $OUT/$name.log
     case $rotate in 90 | 270) size='-v width=480 -v height=640' ;; *) size='-v width=640 -v height=480' ;; esac
     if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
     elif ! grep -q '"event":"scroll-finished"' $OUT/$name.out; then fail $name "the scroll did not finish"
-    elif summary=$(awk $size -v rotate=$rotate -v clips=$clips -f /tests/check-damage.awk $OUT/$name.kernel $OUT/$name.jsonl); then
+    elif ! grep -q '"event":"batch-finished"' $OUT/$name.out; then fail $name "the batch did not finish"
+    elif summary=$(awk $size -v rotate=$rotate -v clips=$clips -v multi=$multi -f /tests/check-damage.awk $OUT/$name.kernel $OUT/$name.jsonl); then
         pass $name "$summary"
     else fail $name "$summary"; fi
 }

@@ -34,8 +34,8 @@ public struct DRMOptions: Sendable {
 /// Frames are rendered into a shadow buffer in ordinary memory and only the rows the back buffer
 /// lacks are copied into it (turned by `--rotate` on the way), known from the rows the renderer
 /// wrote (`ScanoutRows`), no pixel hashed: dumb buffers are write-combined memory that must never
-/// be read. Each commit carries the rows that changed since the frame on screen as
-/// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those), and a frame that changed
+/// be read. Each commit carries the bands of rows that changed since the frame on screen as
+/// `FB_DAMAGE_CLIPS`, one rectangle a band (drivers of SPI and USB panels send only those), and a frame that changed
 /// nothing is not committed at all (the display link counts it as flipped at its target vblank).
 /// Two buffers are enough because a frame is drawn only after the previous flip completed (the
 /// flip event is what makes it due), so the back buffer is never on screen while it is written.
@@ -303,7 +303,7 @@ public final class DRMBackend: DisplayBackend {
 
     public func frameBuffer() -> PixelBuffer { shadow }
 
-    public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
+    public func present(_ buffer: PixelBuffer, changedRows: RowBands, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "DRMBackend.present: not the buffer handed out by frameBuffer()")
         rows.add(changedRows)
         // Off or unplugged, the CRTC takes no flips; the rows wait in the shadow for the next frame.
@@ -318,10 +318,12 @@ public final class DRMBackend: DisplayBackend {
             return
         }
         let back = 1 - front
-        FrameCopier.copy(shadow, rows: rows.lacking(inBuffer: back), to: buffers[back].surface, rotation: rotation)
+        for band in rows.lacking(inBuffer: back) {
+            FrameCopier.copy(shadow, rows: band, to: buffers[back].surface, rotation: rotation)
+        }
         rows.written(buffer: back)
-        let clip = commitsWholeFrame ? nil : DamageClip(frameRows: damage, frame: size, rotation: rotation)
-        let result = modesetter.flip(to: buffers[back].framebufferID, damage: clip, events: link.events)
+        let clips = commitsWholeFrame ? nil : DamageClips(frameRows: damage, frame: size, rotation: rotation)
+        let result = modesetter.flip(to: buffers[back].framebufferID, damage: clips, events: link.events)
         if case .failure(let code) = result {
             if card.seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
             throw DisplayError(.systemCall, "page flip on \(output.connector.name) failed: \(code)", errno: code)

@@ -12,9 +12,9 @@ protocol DRMModesetter {
     var output: DRMOutput { get }
     /// Sets the output's mode showing `framebuffer`, turning the CRTC on if it was off.
     func setMode(framebuffer: UInt32) throws(DisplayError)
-    /// Queues a flip to `framebuffer` at the next vblank. `damage`: the part of the panel that
-    /// differs from the frame on screen (nil: all of it).
-    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>)
+    /// Queues a flip to `framebuffer` at the next vblank. `damage`: the parts of the panel that
+    /// differ from the frame on screen (nil: all of it).
+    func flip(to framebuffer: UInt32, damage: DamageClips?, events: UnsafeMutablePointer<marquee_drm_events>)
         -> Result<Void, Errno>
     /// Turns the display off (`display off`): the CRTC stops scanning out and sending vblanks, and
     /// keeps its mode for `setMode` to turn it on again.
@@ -62,7 +62,7 @@ struct LegacyModesetter: DRMModesetter {
     /// send the whole frame. `drmModeDirtyFB` would not help here: it reports damage to a
     /// framebuffer already on screen, so after a flip it would make such a driver send the rows
     /// twice (docs/architecture.md, "Damage to the kernel").
-    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>)
+    func flip(to framebuffer: UInt32, damage: DamageClips?, events: UnsafeMutablePointer<marquee_drm_events>)
         -> Result<Void, Errno>
     {
         SystemCall.run {
@@ -175,21 +175,28 @@ struct AtomicModesetter: DRMModesetter {
         request.set(planeID, plane.crtcHeight, height)
     }
 
-    func flip(to framebuffer: UInt32, damage: DamageClip?, events: UnsafeMutablePointer<marquee_drm_events>)
+    func flip(to framebuffer: UInt32, damage: DamageClips?, events: UnsafeMutablePointer<marquee_drm_events>)
         -> Result<Void, Errno>
     {
         let fd = device.fd
         var request = AtomicRequest()
         request.set(planeID, plane.framebufferID, UInt64(framebuffer))
-        // FB_DAMAGE_CLIPS: a blob of `struct drm_mode_rect`, kept by the commit that takes it, so
-        // Marquee's handle is dropped at once. A driver without the property gets no clips (it
-        // scans out the whole buffer anyway); a blob that cannot be made leaves the whole frame
-        // damaged, as without clips.
+        // FB_DAMAGE_CLIPS: a blob of `struct drm_mode_rect`s, one a band, kept by the commit that
+        // takes it, so Marquee's handle is dropped at once (below, whatever the commit answers:
+        // no blob outlives its frame). The rects are gathered on the stack (no allocation a
+        // frame). A driver without the property gets no clips (it scans out the whole buffer
+        // anyway); a blob that cannot be made leaves the whole frame damaged, as without clips.
         var blob: UInt32 = 0
-        if let damage, let property = plane.damageClips {
-            var rect = drm_mode_rect(x1: damage.x1, y1: damage.y1, x2: damage.x2, y2: damage.y2)
-            if drmModeCreatePropertyBlob(fd, &rect, MemoryLayout<drm_mode_rect>.size, &blob) == 0 {
-                request.set(planeID, property, UInt64(blob))
+        if let damage, !damage.isEmpty, let property = plane.damageClips {
+            withUnsafeTemporaryAllocation(of: drm_mode_rect.self, capacity: damage.count) { rects in
+                for (index, clip) in damage.enumerated() {
+                    rects.initializeElement(
+                        at: index, to: drm_mode_rect(x1: clip.x1, y1: clip.y1, x2: clip.x2, y2: clip.y2))
+                }
+                let bytes = MemoryLayout<drm_mode_rect>.stride * damage.count
+                if drmModeCreatePropertyBlob(fd, rects.baseAddress, bytes, &blob) == 0 {
+                    request.set(planeID, property, UInt64(blob))
+                }
             }
         }
         defer { if blob != 0 { _ = drmModeDestroyPropertyBlob(fd, blob) } }

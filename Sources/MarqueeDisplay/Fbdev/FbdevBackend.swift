@@ -1,9 +1,10 @@
 import MarqueeCore
 
 /// Shows frames on an fbdev device (SPEC §6: RGB565 or XRGB8888). As on DRM, frames are rendered
-/// into a shadow buffer and only changed rows are copied out (for fbtft, whose deferred I/O sends
-/// just the touched pages over SPI, that is the difference between a fluid and a stuttering
-/// panel). With two pages the copy goes to the hidden one and the device pans to it.
+/// into a shadow buffer and only changed rows are copied out: the renderer's bands, and within
+/// small ones only the rows whose hash differs (`ScanoutDamage`; for fbtft, whose deferred I/O
+/// sends over SPI only the lines from the first page written to the last, that is the
+/// difference between a fluid and a stuttering panel). With two pages the copy goes to the hidden one and the device pans to it.
 public final class FbdevBackend: DisplayBackend {
     public let name = "fbdev"
     public let size: PixelSize
@@ -56,10 +57,13 @@ public final class FbdevBackend: DisplayBackend {
 
     public func frameBuffer() -> PixelBuffer { shadow }
 
-    public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
+    public func present(_ buffer: PixelBuffer, changedRows: RowBands, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === shadow, "FbdevBackend.present: not the buffer handed out by frameBuffer()")
         let target = device.pageCount == 2 ? 1 - visiblePage : 0
-        damage.measure(shadow, rows: changedRows)
+        // The renderer's bands, hashed row by row when they are a small part of the screen (a
+        // marquee's band holds rows its text does not reach, about half: not sent over SPI),
+        // marked changed unread when they are most of it (a scroll, where every row differs).
+        damage.measure(shadow, bands: changedRows)
         damage.copyChangedRows(of: shadow, into: device.page(target), buffer: target, rotation: rotation)
         if device.pageCount == 2 {
             try device.pan(to: target)

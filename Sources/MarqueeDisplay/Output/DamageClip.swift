@@ -29,3 +29,33 @@ struct DamageClip: Equatable {
         (self.x1, self.y1, self.x2, self.y2) = (x1, y1, x2, y2)
     }
 }
+
+/// The panel rectangles of a few bands of frame rows (one `DamageClip` a band), in panel order:
+/// what one atomic commit carries as `FB_DAMAGE_CLIPS`. Stored inline like the bands, so building
+/// them costs no allocation.
+struct DamageClips: RandomAccessCollection, Equatable {
+    /// Room for one clip a band: `RowBands.capacity` (4) of them.
+    private var storage = InlineArray<4, DamageClip>(repeating: DamageClip(x1: 0, y1: 0, x2: 0, y2: 0))
+    private(set) var count = 0
+
+    /// The clips of `bands` turned by `rotation` (the bands' order reversed where the turn mirrors
+    /// frame rows: 180 and clockwise 90, so the clips run down or across the panel in order).
+    init(frameRows bands: RowBands, frame: PixelSize, rotation: Rotation) {
+        let mirrors = rotation == .half || rotation == .quarter
+        for index in bands.indices {
+            let band = bands[mirrors ? bands.count - 1 - index : index]
+            guard let clip = DamageClip(frameRows: band, frame: frame, rotation: rotation) else { continue }
+            storage[count] = clip
+            count += 1
+        }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    subscript(position: Int) -> DamageClip {
+        precondition(position >= 0 && position < count, "DamageClips: index out of range")
+        return storage[position]
+    }
+
+    static func == (left: DamageClips, right: DamageClips) -> Bool { left.elementsEqual(right) }
+}

@@ -7,14 +7,38 @@ import MarqueeCore
 /// Hashing reads the frame once (cheap: it is in cached memory, just rendered); it saves writes to
 /// scan-out memory, which is write-combined or behind a slow bus. A hash collision would leave one
 /// stale row until that row changes again; with 64-bit hashes that is not a practical concern.
+///
+/// Used by fbdev only, and there only for frames whose bands are a small part of the screen
+/// (`measure(_:bands:)`): a marquee's band holds rows its text never reaches, which the hash
+/// keeps off the SPI bus; in a scroll every row differs and the hash would find nothing.
 final class ScanoutDamage {
     private var frameHashes: [UInt64]
     /// Per buffer: the hashes of the rows it holds, or nil when unknown (copy everything).
     private var held: [[UInt64]?]
 
+    /// Frames whose rows were marked changed without being hashed (`measure(_:bands:)`).
+    private var unhashedFrames: UInt64 = 0
+
     init(rows: Int, buffers: Int) {
         frameHashes = [UInt64](repeating: 0, count: rows)
         held = [[UInt64]?](repeating: nil, count: buffers)
+    }
+
+    /// Hashes the rows of `bands` when they are at most half the frame; otherwise marks them
+    /// changed without reading them (a scroll: every row differs, and hashing a whole frame found
+    /// nothing, at about a quarter of an SPI frame's render and scan-out, `bench --scene
+    /// cards-spi`). A marked row gets a value no hash and no other frame's mark takes (the
+    /// frame's number, with the row), so every buffer that did not receive this frame differs
+    /// there, and a buffer that did matches until the row is written again.
+    func measure(_ frame: PixelBuffer, bands: RowBands) {
+        let bands = bands.clamped(to: 0..<frameHashes.count)
+        if bands.rowCount * 2 <= frameHashes.count {
+            for band in bands { measure(frame, rows: band) }
+            return
+        }
+        unhashedFrames &+= 1
+        let mark = unhashedFrames << 24
+        for band in bands { for y in band { frameHashes[y] = mark | UInt64(y) } }
     }
 
     /// Hashes the rows of the frame just rendered that the renderer wrote (`rows`; all of them by
@@ -57,12 +81,11 @@ final class ScanoutDamage {
     /// by `rotation`, and records that the buffer now holds the frame.
     func copyChangedRows(of frame: PixelBuffer, into surface: ScanoutSurface, buffer index: Int, rotation: Rotation) {
         if rotation.swapsAxes {
-            // Frame rows are panel columns: one band covering every changed row.
-            var band: Range<Int>?
-            forEachChangedRun(inBuffer: index) { run in
-                band = (band?.lowerBound ?? run.lowerBound)..<run.upperBound
-            }
-            if let band { FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation) }
+            // Frame rows are panel columns: every run reaches every panel row, so runs are
+            // joined into a few bands (the closest first) rather than copied one thin strip each.
+            var bands = RowBands()
+            forEachChangedRun(inBuffer: index) { bands.insert($0) }
+            for band in bands { FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation) }
         } else {
             forEachChangedRun(inBuffer: index) { run in
                 FrameCopier.copy(frame, rows: run, to: surface, rotation: rotation)

@@ -4,8 +4,9 @@ import MarqueeCore
 /// `marquee bench --scanout`, which puts its cost beside the rendering and a plain frame copy.
 /// As DRM does it (the rows each buffer lacks known from the renderer, copied, turned and
 /// converted; a frame that differs in no row from the one "on screen", the buffer presented
-/// last, sent nowhere), or with `hashesRows` as fbdev does it (those rows hashed first, and only
-/// the rows whose hash differs from what the buffer holds copied).
+/// last, sent nowhere), or with `hashesRows` as fbdev does it (`ScanoutDamage`: the renderer's
+/// bands hashed first when they are at most half the frame, and only the rows whose hash differs
+/// from what the buffer holds copied).
 public final class ScanoutTimer {
     public let rotation: Rotation
     public let format: ScanoutFormat
@@ -18,8 +19,9 @@ public final class ScanoutTimer {
     private var next = 0
     /// False until the first present (DRM commits its first frame whatever changed).
     private var presented = false
-    /// The kernel damage clip of the last present (nil: nothing changed), as DRM would commit it.
-    public private(set) var lastClip: (x1: Int32, y1: Int32, x2: Int32, y2: Int32)?
+    /// The kernel damage clips of the last present (none: nothing changed), as DRM would commit them.
+    private(set) var lastClips = DamageClips(
+        frameRows: RowBands(), frame: PixelSize(width: 0, height: 0), rotation: .none)
 
     public init(
         frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2, hashesRows: Bool = false
@@ -46,26 +48,28 @@ public final class ScanoutTimer {
 
     /// Sends `frame` to the next buffer as a backend's `present` would, `changedRows` being what
     /// the renderer wrote (nil: unknown, every row); returns milliseconds.
-    public func present(_ frame: PixelBuffer, changedRows: Range<Int>? = nil) -> Double {
+    public func present(_ frame: PixelBuffer, changedRows: RowBands? = nil) -> Double {
         let start = MonotonicClock.now()
         if hashesRows {
-            damage.measure(frame, rows: changedRows)
+            damage.measure(frame, bands: changedRows ?? RowBands(0..<frame.height))
             damage.copyChangedRows(of: frame, into: surfaces[next], buffer: next, rotation: rotation)
         } else {
-            let changed = changedRows ?? 0..<frame.height
+            let changed = changedRows ?? RowBands(0..<frame.height)
             rows.add(changed)
             let onScreen = (next + surfaces.count - 1) % surfaces.count
-            if rows.lacking(inBuffer: onScreen).isEmpty && presented {
+            // As DRM's commit: the rows that differ from the buffer on screen.
+            let damage = rows.lacking(inBuffer: onScreen)
+            if damage.isEmpty && presented {
                 // Nothing differs from the buffer on screen: DRM commits nothing, copies nothing.
-                lastClip = nil
+                lastClips = DamageClips(frameRows: RowBands(), frame: frameSize, rotation: rotation)
                 return (MonotonicClock.now() - start) * 1000
             }
             presented = true
-            FrameCopier.copy(frame, rows: rows.lacking(inBuffer: next), to: surfaces[next], rotation: rotation)
-            rows.written(buffer: next)
-            lastClip = DamageClip(frameRows: changed, frame: frameSize, rotation: rotation).map {
-                ($0.x1, $0.y1, $0.x2, $0.y2)
+            for band in rows.lacking(inBuffer: next) {
+                FrameCopier.copy(frame, rows: band, to: surfaces[next], rotation: rotation)
             }
+            rows.written(buffer: next)
+            lastClips = DamageClips(frameRows: damage, frame: frameSize, rotation: rotation)
         }
         next = (next + 1) % surfaces.count
         return (MonotonicClock.now() - start) * 1000

@@ -31,13 +31,13 @@ public final class SoftwareBackend: DisplayBackend {
 
     public func frameBuffer() -> PixelBuffer { drawing }
 
-    public func present(_ buffer: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
+    public func present(_ buffer: PixelBuffer, changedRows: RowBands, at time: FrameTime) throws(DisplayError) {
         precondition(buffer === drawing, "SoftwareBackend.present: not the buffer handed out by frameBuffer()")
         guard rotation == .none else {
             // One drawing buffer, turned into the panel: only its changed rows need turning again.
-            let rows = shown == nil ? 0..<drawing.height : changedRows
+            let bands = shown == nil ? RowBands(0..<drawing.height) : changedRows
             let panel = shown ?? PixelBuffer(width: panelSize.width, height: panelSize.height)
-            FrameCopier.copy(drawing, rows: rows, to: panel.surface, rotation: rotation)
+            for rows in bands { FrameCopier.copy(drawing, rows: rows, to: panel.surface, rotation: rotation) }
             shown = panel
             return
         }

@@ -122,11 +122,11 @@ public final class WindowBackend: DisplayBackend, InteractiveDisplay {
 
     public func frameBuffer() -> PixelBuffer { buffer }
 
-    public func present(_ frame: PixelBuffer, changedRows: Range<Int>, at time: FrameTime) throws(DisplayError) {
+    public func present(_ frame: PixelBuffer, changedRows: RowBands, at time: FrameTime) throws(DisplayError) {
         precondition(frame === buffer, "WindowBackend.present: not the buffer handed out by frameBuffer()")
         // The first frame fills the whole texture (its initial contents are undefined).
-        let rows = presentedOnce ? changedRows.clamped(to: 0..<size.height) : 0..<size.height
-        if !rows.isEmpty {
+        let bands = presentedOnce ? changedRows.clamped(to: 0..<size.height) : RowBands(0..<size.height)
+        for rows in bands {
             var rect = SDL_Rect(x: 0, y: Int32(rows.lowerBound), w: Int32(size.width), h: Int32(rows.count))
             let status = buffer.withPixels { pixels in
                 sdl.updateTexture(

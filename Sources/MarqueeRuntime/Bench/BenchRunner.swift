@@ -201,7 +201,7 @@ public struct BenchRunner {
         // renderer makes at most two text layers a frame), each into a new buffer (into the same
         // one, an unchanged frame draws nothing); then the scroll or the edits start, and frames
         // 1...N (at k / N of the duration) are timed.
-        var changedRows = 0..<size.height
+        var changedRows = RowBands(0..<size.height)
         func render(at target: Double, into buffer: PixelBuffer = buffer) throws(RuntimeError) {
             _ = state.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
             do {
@@ -272,7 +272,7 @@ public struct BenchRunner {
                     // The same frame again (nothing moved): the buffer on screen holds it, so
                     // DRM copies and commits nothing (it used to send the other buffer this
                     // frame's rows and commit it), and the buffers stay as a scroll leaves them.
-                    unchangedTimes[index].append(timer.present(buffer, changedRows: 0..<0))
+                    unchangedTimes[index].append(timer.present(buffer, changedRows: RowBands()))
                 }
                 try pictures?.takeChanges()
             }
