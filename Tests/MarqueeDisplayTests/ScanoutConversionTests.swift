@@ -96,10 +96,11 @@ final class ScanoutConversionTests: XCTestCase {
     }
 
     /// Quarter turns write whole 64-byte lines of each panel row where the buffer's lines fall,
-    /// frame rows before and after them in 4x4 blocks: every phase of the line grid (the buffer
-    /// starting anywhere in a cache line, rows a multiple of 64 bytes or not), over several bands
-    /// and tiles, with bands of rows starting and ending anywhere.
-    func testQuarterTurnsMatchThePlainReferenceWhereverTheBufferStarts() {
+    /// frame rows before and after them in 4x4 blocks; unturned XRGB8888 rows without padding go
+    /// in one block copy. Every phase of the line grid (the buffer starting anywhere in a cache
+    /// line, rows a multiple of 64 bytes, unpadded, or neither), over several bands and tiles,
+    /// with bands of rows starting and ending anywhere, in every format and rotation.
+    func testEveryRotationMatchesThePlainReferenceWhereverTheBufferStarts() {
         let width = QuarterTurn.tileColumns + 22, height = 2 * QuarterTurn.bandRows + 13
         var seed: UInt64 = 20
         for offset in [0, 4, 8, 20, 36, 60] {

@@ -31,6 +31,19 @@ enum FrameCopier {
             (surface.base + y * surface.bytesPerRow).assumingMemoryBound(to: Encoding.Word.self)
         }
         switch rotation {
+        case .none where Encoding.self == XRGB8888Encoding.self:
+            // The frame's own format: the C library's copy, as one block when the rows are
+            // contiguous in both.
+            let rowBytes = width &* 4
+            if surface.bytesPerRow == rowBytes && sourceStride == width {
+                UnsafeMutableRawPointer(panelRow(rows.lowerBound)).copyMemory(
+                    from: source + rows.lowerBound &* sourceStride, byteCount: rows.count &* rowBytes)
+            } else {
+                for y in rows {
+                    UnsafeMutableRawPointer(panelRow(y)).copyMemory(
+                        from: source + y &* sourceStride, byteCount: rowBytes)
+                }
+            }
         case .none:
             // Eight pixels a step, in SIMD registers whatever the format (the 16-bit formats'
             // conversion included), each panel row written front to back.

@@ -21,11 +21,11 @@ enum QuarterTurn {
     /// Bytes of one panel row written in one go: a cache line.
     static let lineBytes = 64
     /// Frame rows a band holds (a multiple of the line's rows in every format).
-    static let bandRows = 64
+    static let bandRows = 32
     /// Frame columns (panel rows) a tile holds: the panel rows written in turn while a line's
-    /// frame rows are read. `bench --scanout` at 1080p found tiles of 64 to 1920 columns and bands
-    /// of 32 to 1080 rows within the spread of each other; smaller tiles keep fewer pages in use
-    /// for the Raspberry Pi's smaller TLB.
+    /// frame rows are read. `bench --scanout` at 1080p put tiles of 128 to 512 columns and bands
+    /// of 32 or 64 rows within the spread of each other, and tiles of 32 columns 1.3 times slower;
+    /// a band of 32 rows keeps 32 frame rows' pages in use, for the smaller TLBs of ARM boards.
     static let tileColumns = 128
 
     /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise.
