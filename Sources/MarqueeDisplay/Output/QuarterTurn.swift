@@ -9,14 +9,14 @@ import MarqueeCore
 /// The order is what makes it fast: a band of frame rows is cut into tiles of columns, and in a
 /// tile a line's worth of frame rows is turned across all its columns before the next, so the
 /// frame is read row after row (16 or 32 rows side by side, each cache line read once, whole)
-/// and the panel rows of the tile are written a line each, in turn. Going down four columns
-/// first, as this did before, read one 16-byte quarter of a cache line per frame row from a new
-/// page each time (more pages than the first-level TLB holds) and took about 2.5 times as long
-/// (docs/performance.md, "Quarter turns at the speed of a copy").
+/// and the tile's panel rows are written a line each, in turn. Going down four columns first
+/// (the tile's rows for each strip of four columns), through a staging buffer, as this did
+/// before, took 1.5 times as long in `bench --scanout` and twice as long with the destination
+/// in cache (docs/performance.md, "Quarter turns line by line").
 ///
-/// Lines follow the buffer's cache lines where its rows are 64-byte aligned (DRM pitches
-/// usually are); frame rows before the first whole line and after the last go by single 4x4
-/// blocks, and pixels outside whole blocks one by one.
+/// Lines start on the buffer's cache lines, those of its first row, and of every row where the
+/// pitch is a multiple of 64 bytes; frame rows before the first whole line and after the last go
+/// by single 4x4 blocks, and pixels outside whole blocks one by one.
 enum QuarterTurn {
     /// Bytes of one panel row written in one go: a cache line.
     static let lineBytes = 64
