@@ -24,8 +24,8 @@ enum QuarterTurn {
     static let bandRows = 32
     /// Frame columns (panel rows) a tile holds: the panel rows written in turn while a line's
     /// frame rows are read. `bench --scanout` at 1080p put tiles of 128 to 512 columns and bands
-    /// of 32 or 64 rows within the spread of each other, and tiles of 32 columns 1.3 times slower;
-    /// a band of 32 rows keeps 32 frame rows' pages in use, for the smaller TLBs of ARM boards.
+    /// of 32 or 64 rows within the spread of each other, and tiles of 32 columns 1.3 times
+    /// slower; bands of 32 rows, the fewest that hold a whole line in every format, were kept.
     static let tileColumns = 128
 
     /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise.
