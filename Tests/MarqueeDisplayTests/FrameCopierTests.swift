@@ -58,8 +58,8 @@ final class FrameCopierTests: XCTestCase {
     /// and a band of rows not aligned to four, must land where the panel shows it, in every
     /// scan-out format, and nothing outside the band may be written.
     func testEveryRotationPlacesEveryPixelInEveryFormat() {
-        let width = 2 * FrameCopier.tile + 45
-        let height = FrameCopier.tile + 43
+        let width = 2 * QuarterTurn.tileColumns + 45
+        let height = QuarterTurn.bandRows + 43
         let frame = PixelBuffer(width: width, height: height)
         var random = SplitMix64(seed: 3)
         // Every byte random, the fourth included (`pixel(x:y:)` hides it; the copy must not).

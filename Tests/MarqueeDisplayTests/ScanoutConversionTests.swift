@@ -19,25 +19,38 @@ final class ScanoutConversionTests: XCTestCase {
         }
     }
 
-    private func check(width: Int, height: Int, band: Range<Int>, seed: UInt64) {
+    /// `padding` bytes end each panel row; the buffer starts `offset` bytes after a 64-byte
+    /// boundary (the quarter turn aligns its lines to the buffer's cache lines).
+    private func check(
+        width: Int, height: Int, band: Range<Int>, seed: UInt64, padding: Int = 12, offset baseOffset: Int = 0,
+        formats: [ScanoutFormat] = [.xrgb8888, .xbgr8888, .rgb565, .bgr565]
+    ) {
         let frame = PixelBuffer(width: width, height: height)
         var random = SplitMix64(seed: seed)
         frame.withPixels { pixels in
             for index in pixels.indices { pixels[index] = UInt32(truncatingIfNeeded: random.next()) }
         }
-        for format in [ScanoutFormat.xrgb8888, .xbgr8888, .rgb565, .bgr565] {
+        for format in formats {
             for rotation in Rotation.allCases {
                 let panel = rotation.panelSize(ofLogical: frame.size)
-                let bytesPerRow = panel.width * format.bytesPerPixel + 12  // padded, not a multiple of 16
-                var memory = [UInt8](repeating: 0x5A, count: bytesPerRow * panel.height)
+                let bytesPerRow = panel.width * format.bytesPerPixel + padding
+                var memory = [UInt8](repeating: 0x5A, count: bytesPerRow * panel.height + 64 + baseOffset)
+                // Where the surface starts in `memory`.
+                var start = 0
                 memory.withUnsafeMutableBytes { raw in
+                    let address = Int(bitPattern: raw.baseAddress!)
+                    start = (64 - address % 64) % 64 + baseOffset
                     FrameCopier.copy(
                         frame, rows: band,
                         to: ScanoutSurface(
-                            base: raw.baseAddress!, bytesPerRow: bytesPerRow, width: panel.width,
+                            base: raw.baseAddress! + start, bytesPerRow: bytesPerRow, width: panel.width,
                             height: panel.height, format: format),
                         rotation: rotation)
                 }
+                let outside =
+                    memory[..<start].contains { $0 != 0x5A }
+                    || memory[(start + bytesPerRow * panel.height)...].contains { $0 != 0x5A }
+                XCTAssertFalse(outside, "\(format) \(rotation): written outside the buffer")
                 var wrong = 0
                 for panelY in 0..<panel.height {
                     for panelX in 0..<panel.width {
@@ -49,7 +62,7 @@ final class ScanoutConversionTests: XCTestCase {
                             case .half: (width - 1 - panelX, height - 1 - panelY)
                             case .threeQuarters: (width - 1 - panelY, panelX)
                             }
-                        let offset = panelY * bytesPerRow + panelX * format.bytesPerPixel
+                        let offset = start + panelY * bytesPerRow + panelX * format.bytesPerPixel
                         var stored: UInt32 = 0
                         for byte in 0..<format.bytesPerPixel { stored |= UInt32(memory[offset + byte]) << (8 * byte) }
                         let expected =
@@ -59,7 +72,10 @@ final class ScanoutConversionTests: XCTestCase {
                         if stored != expected { wrong += 1 }
                     }
                 }
-                XCTAssertEqual(wrong, 0, "\(width)x\(height) rows \(band) \(format) \(rotation)")
+                XCTAssertEqual(
+                    wrong, 0,
+                    "\(width)x\(height) rows \(band) \(format) \(rotation), rows of \(bytesPerRow) bytes from \(baseOffset) past a line"
+                )
             }
         }
     }
@@ -74,8 +90,54 @@ final class ScanoutConversionTests: XCTestCase {
 
     /// Larger than a tile both ways, with a band that starts and ends mid-line and mid-block.
     func testFramesLargerThanATileMatchThePlainReference() {
-        let side = FrameCopier.tile
-        check(width: side + 61, height: 2 * side + 35, band: 0..<(2 * side + 35), seed: 6)
-        check(width: 2 * side + 45, height: side + 43, band: 5..<(side + 37), seed: 7)
+        let columns = QuarterTurn.tileColumns, rows = QuarterTurn.bandRows
+        check(width: columns + 61, height: 2 * rows + 35, band: 0..<(2 * rows + 35), seed: 6)
+        check(width: 2 * columns + 45, height: rows + 43, band: 5..<(rows + 37), seed: 7)
+    }
+
+    /// Quarter turns write whole 64-byte lines of each panel row where the buffer's lines fall,
+    /// frame rows before and after them in 4x4 blocks; unturned XRGB8888 rows without padding go
+    /// in one block copy. Every phase of the line grid (the buffer starting anywhere in a cache
+    /// line, rows a multiple of 64 bytes, unpadded, or neither), over several bands and tiles,
+    /// with bands of rows starting and ending anywhere, in every format and rotation.
+    func testEveryRotationMatchesThePlainReferenceWhereverTheBufferStarts() {
+        let width = QuarterTurn.tileColumns + 22, height = 2 * QuarterTurn.bandRows + 13
+        var seed: UInt64 = 20
+        for offset in [0, 4, 8, 20, 36, 60] {
+            for padding in [0, 64 - (height * 4) % 64, 12] {
+                seed += 1
+                check(width: width, height: height, band: 0..<height, seed: seed, padding: padding, offset: offset)
+                seed += 1
+                check(
+                    width: width, height: height, band: 7..<(height - 18), seed: seed, padding: padding, offset: offset)
+            }
+        }
+        // 16-bit words two bytes past a line: lines still align to the buffer's.
+        check(width: 37, height: 75, band: 1..<75, seed: 40, padding: 2, offset: 2, formats: [.rgb565, .bgr565])
+    }
+
+    /// Write-combined memory flushes a whole line in one burst: the lines a quarter turn writes
+    /// start on the buffer's cache lines, within one line's frame rows of where the band starts.
+    func testQuarterTurnLinesStartOnCacheLines() {
+        var random = SplitMix64(seed: 9)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 64)
+        defer { memory.deallocate() }
+        for _ in 0..<500 {
+            let wordSize = random.next() % 2 == 0 ? 4 : 2
+            let lineRows = QuarterTurn.lineBytes / wordSize
+            let base = memory + Int(random.next() % 32) * wordSize
+            let frameHeight = 1 + Int(random.next() % 2000)
+            let row = Int(random.next() % UInt64(frameHeight))
+            for clockwise in [true, false] {
+                let first = QuarterTurn.firstLineRow(
+                    from: row, frameHeight: frameHeight, base: base, wordSize: wordSize, clockwise: clockwise)
+                XCTAssert((row..<(row + lineRows)).contains(first), "\(first) from \(row)")
+                // The panel x where the line's pixels start in the first panel row.
+                let panelX = clockwise ? frameHeight - first - lineRows : first
+                XCTAssertEqual(
+                    (Int(bitPattern: base) + panelX * wordSize) % QuarterTurn.lineBytes, 0,
+                    "\(wordSize)-byte words, \(frameHeight) rows, from \(row), clockwise \(clockwise)")
+            }
+        }
     }
 }

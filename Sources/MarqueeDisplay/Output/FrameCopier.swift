@@ -5,12 +5,6 @@ import MarqueeCore
 /// often write-combined (DRM dumb buffers) or sent over a slow bus (fbtft's deferred I/O), so
 /// every byte not written counts. The source is only read, the destination only written.
 enum FrameCopier {
-    /// Side of the square tiles a quarter turn is copied in. Four frame columns are read down the
-    /// tile's rows (128 cache lines, 8 KB, reused by the next three), while each panel row gets
-    /// 512 contiguous bytes. `bench --scanout` at 1080p: tiles of 16, 32, 64, 128, 256 and 512
-    /// took 2.0, 1.88, 1.33, 1.2, 1.2 and 1.3 ms a frame (hashing included).
-    static let tile = 128
-
     static func copy(_ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation) {
         let panel = rotation.panelSize(ofLogical: frame.size)
         precondition(
@@ -37,6 +31,19 @@ enum FrameCopier {
             (surface.base + y * surface.bytesPerRow).assumingMemoryBound(to: Encoding.Word.self)
         }
         switch rotation {
+        case .none where Encoding.self == XRGB8888Encoding.self:
+            // The frame's own format: the C library's copy, as one block when the rows are
+            // contiguous in both.
+            let rowBytes = width &* 4
+            if surface.bytesPerRow == rowBytes && sourceStride == width {
+                UnsafeMutableRawPointer(panelRow(rows.lowerBound)).copyMemory(
+                    from: source + rows.lowerBound &* sourceStride, byteCount: rows.count &* rowBytes)
+            } else {
+                for y in rows {
+                    UnsafeMutableRawPointer(panelRow(y)).copyMemory(
+                        from: source + y &* sourceStride, byteCount: rowBytes)
+                }
+            }
         case .none:
             // Eight pixels a step, in SIMD registers whatever the format (the 16-bit formats'
             // conversion included), each panel row written front to back.
@@ -77,9 +84,9 @@ enum FrameCopier {
                 }
             }
         case .quarter:
-            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: true, tile: tile, as: Encoding.self)
+            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: true, as: Encoding.self)
         case .threeQuarters:
-            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: false, tile: tile, as: Encoding.self)
+            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: false, as: Encoding.self)
         }
     }
 

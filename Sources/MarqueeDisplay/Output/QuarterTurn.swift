@@ -1,148 +1,260 @@
 import MarqueeCore
 
-/// A quarter turn of frame rows into scan-out memory, four by four: four frame rows are read four
-/// pixels at a time and transposed in registers, so each read moves 16 bytes instead of one pixel.
-/// The transposed blocks of one panel row are gathered in a small staging line (in L1) until they
-/// fill 64 bytes (16 frame rows in XRGB8888, 32 in RGB565), and each panel row then gets its
-/// whole cache line in four consecutive 16-byte stores: write-combined scan-out memory flushes a
-/// full line in one burst, where a line written a quarter at a time between three other rows'
-/// quarters may be flushed partially. Rows short of a whole line go by single blocks, and pixels
-/// outside whole 4x4 blocks one by one.
+/// A quarter turn of frame rows into scan-out memory. Four frame columns become four panel rows:
+/// frame rows are read four pixels at a time and transposed 4x4 in SIMD registers (shuffles only),
+/// and each panel row receives a whole 64-byte line at once, in consecutive stores from registers
+/// (16 frame rows in the 32-bit formats, 32 in RGB565): write-combined scan-out memory (DRM dumb
+/// buffers) then flushes full lines in one burst.
+///
+/// The order is what makes it fast: a band of frame rows is cut into tiles of columns, and in a
+/// tile a line's worth of frame rows is turned across all its columns before the next, so the
+/// frame is read row after row (16 or 32 rows side by side, each cache line read once, whole)
+/// and the tile's panel rows are written a line each, in turn. Going down four columns first
+/// (the tile's rows for each strip of four columns), through a staging buffer, as this did
+/// before, took 1.5 times as long in `bench --scanout` and twice as long with the destination
+/// in cache (docs/performance.md, "Quarter turns line by line").
+///
+/// Lines start on the buffer's cache lines, those of its first row, and of every row where the
+/// pitch is a multiple of 64 bytes; frame rows before the first whole line and after the last go
+/// by single 4x4 blocks, and pixels outside whole blocks one by one.
 enum QuarterTurn {
     /// Bytes of one panel row written in one go: a cache line.
     static let lineBytes = 64
+    /// Frame rows a band holds (a multiple of the line's rows in every format).
+    static let bandRows = 32
+    /// Frame columns (panel rows) a tile holds: the panel rows written in turn while a line's
+    /// frame rows are read. `bench --scanout` at 1080p put tiles of 128 to 512 columns and bands
+    /// of 32 or 64 rows within the spread of each other, and tiles of 32 columns 1.3 times
+    /// slower; bands of 32 rows, the fewest that hold a whole line in every format, were kept.
+    static let tileColumns = 128
 
-    /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise,
-    /// in `tile`-sized squares (`FrameCopier.tile` says why that size).
+    /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise.
     static func copy<Encoding: PixelEncoding>(
-        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, clockwise: Bool, tile: Int,
-        as _: Encoding.Type
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, clockwise: Bool, as _: Encoding.Type
     ) {
         let source = UnsafePointer(frame.baseAddress)
         let sourceStride = frame.stride
         let frameWidth = frame.width
         let frameHeight = frame.height
         let wordSize = MemoryLayout<Encoding.Word>.size
+        let bytesPerRow = surface.bytesPerRow
+        let base = surface.base
         // Clockwise, frame (x, y) lands on panel (frameHeight - 1 - y, x); counter-clockwise, on
-        // panel (y, frameWidth - 1 - x).
-        @inline(__always) func panelAddress(frameX x: Int, frameY y: Int) -> UnsafeMutableRawPointer {
-            let (panelX, panelY) = clockwise ? (frameHeight &- 1 &- y, x) : (y, frameWidth &- 1 &- x)
-            return surface.base + (panelY &* surface.bytesPerRow &+ panelX &* wordSize)
+        // panel (y, frameWidth - 1 - x). Frame column x is panel row `panelRow(x)`, and a run of
+        // frame rows y..<y + n lands, in the panel row's order, at panel x `panelX(y, n)`.
+        @inline(__always) func panelRow(_ x: Int) -> UnsafeMutableRawPointer {
+            base + (clockwise ? x : frameWidth &- 1 &- x) &* bytesPerRow
+        }
+        @inline(__always) func panelX(_ y: Int, _ count: Int) -> Int {
+            clockwise ? frameHeight &- y &- count : y
         }
         @inline(__always) func copyPixel(x: Int, y: Int) {
-            panelAddress(frameX: x, frameY: y).storeBytes(
-                of: Encoding.encode(source[y * sourceStride + x]), as: Encoding.Word.self)
+            panelRow(x).storeBytes(
+                of: Encoding.encode(source[y &* sourceStride &+ x]), toByteOffset: panelX(y, 1) &* wordSize,
+                as: Encoding.Word.self)
         }
-        @inline(__always) func store(_ pixels: SIMD4<UInt32>, at address: UnsafeMutableRawPointer) {
-            address.storeBytes(of: Encoding.encode(pixels), as: SIMD4<Encoding.Word>.self)
-        }
+        // The frame rows that fill one line of a panel row, and the first of them from which
+        // lines start on the buffer's cache lines.
         let lineRows = lineBytes / wordSize
-        let blockBytes = 4 &* wordSize
-        withUnsafeTemporaryAllocation(byteCount: 4 * lineBytes, alignment: lineBytes) { staging in
-            let staging = staging.baseAddress!
-            var top = rows.lowerBound
-            while top < rows.upperBound {
-                let bottom = min(top + tile, rows.upperBound)
-                let blockBottom = top + (bottom - top) / 4 * 4
-                let lineBottom = top + (bottom - top) / lineRows * lineRows
-                var left = 0
-                while left < frameWidth {
-                    let right = min(left + tile, frameWidth)
-                    let blockRight = left + (right - left) / 4 * 4
-                    // Four frame columns (four panel rows) at a time, down the tile's rows, so
-                    // that each panel row segment is written in order.
+        let firstLine = firstLineRow(
+            from: rows.lowerBound, frameHeight: frameHeight, base: base, wordSize: wordSize, clockwise: clockwise)
+
+        /// Frame rows top..<bottom, in tiles of columns: whole lines from `top` when `lines`,
+        /// then 4x4 blocks, then single pixels.
+        func band(_ top: Int, _ bottom: Int, lines: Bool) {
+            let linesEnd = lines ? top &+ (bottom &- top) / lineRows &* lineRows : top
+            let blocksEnd = linesEnd &+ (bottom &- linesEnd) / 4 &* 4
+            var left = 0
+            while left < frameWidth {
+                let right = min(left &+ tileColumns, frameWidth)
+                let stripsEnd = left &+ (right &- left) / 4 &* 4
+                var y = top
+                while y < linesEnd {
                     var x = left
-                    while x < blockRight {
-                        var y = top
-                        // Whole lines: `lineRows` frame rows staged, then one line per panel row.
-                        while y < lineBottom {
-                            var from = source + (y &* sourceStride &+ x)
-                            var block = 0
-                            while block < lineRows {
-                                let row0 = UnsafeRawPointer(from).loadUnaligned(as: SIMD4<UInt32>.self)
-                                let row1 = UnsafeRawPointer(from + sourceStride).loadUnaligned(as: SIMD4<UInt32>.self)
-                                let row2 = UnsafeRawPointer(from + 2 &* sourceStride).loadUnaligned(
-                                    as: SIMD4<UInt32>.self)
-                                let row3 = UnsafeRawPointer(from + 3 &* sourceStride).loadUnaligned(
-                                    as: SIMD4<UInt32>.self)
-                                // Clockwise the panel x falls as the frame row grows: the first
-                                // block is the line's last.
-                                let at = staging + (clockwise ? (lineRows &- 4 &- block) : block) &* wordSize
-                                if clockwise {
-                                    store(SIMD4(row3[0], row2[0], row1[0], row0[0]), at: at)
-                                    store(SIMD4(row3[1], row2[1], row1[1], row0[1]), at: at + lineBytes)
-                                    store(SIMD4(row3[2], row2[2], row1[2], row0[2]), at: at + 2 &* lineBytes)
-                                    store(SIMD4(row3[3], row2[3], row1[3], row0[3]), at: at + 3 &* lineBytes)
-                                } else {
-                                    store(SIMD4(row0[0], row1[0], row2[0], row3[0]), at: at)
-                                    store(SIMD4(row0[1], row1[1], row2[1], row3[1]), at: at + lineBytes)
-                                    store(SIMD4(row0[2], row1[2], row2[2], row3[2]), at: at + 2 &* lineBytes)
-                                    store(SIMD4(row0[3], row1[3], row2[3], row3[3]), at: at + 3 &* lineBytes)
-                                }
-                                from += 4 &* sourceStride
-                                block &+= 4
-                            }
-                            // The line's first pixel: frame row y + lineRows - 1 clockwise, y
-                            // otherwise.
-                            let firstRow = clockwise ? y &+ lineRows &- 1 : y
-                            for column in 0..<4 {
-                                let line = UnsafeRawPointer(staging + column &* lineBytes)
-                                let panel = panelAddress(frameX: x &+ column, frameY: firstRow)
-                                var offset = 0
-                                while offset < lineBytes {
-                                    panel.storeBytes(
-                                        of: line.load(fromByteOffset: offset, as: SIMD4<UInt32>.self),
-                                        toByteOffset: offset, as: SIMD4<UInt32>.self)
-                                    offset &+= 16
-                                }
-                            }
-                            y &+= lineRows
-                        }
-                        // The rest of the tile's whole blocks, one 4x4 block at a time.
-                        if y < blockBottom {
-                            let firstRow = clockwise ? y &+ 3 : y
-                            let panel0 = panelAddress(frameX: x, frameY: firstRow)
-                            let panel1 = panelAddress(frameX: x &+ 1, frameY: firstRow)
-                            let panel2 = panelAddress(frameX: x &+ 2, frameY: firstRow)
-                            let panel3 = panelAddress(frameX: x &+ 3, frameY: firstRow)
-                            let step = clockwise ? -blockBytes : blockBytes
-                            var offset = 0
-                            var from = source + (y &* sourceStride &+ x)
-                            while y < blockBottom {
-                                let row0 = UnsafeRawPointer(from).loadUnaligned(as: SIMD4<UInt32>.self)
-                                let row1 = UnsafeRawPointer(from + sourceStride).loadUnaligned(as: SIMD4<UInt32>.self)
-                                let row2 = UnsafeRawPointer(from + 2 &* sourceStride).loadUnaligned(
-                                    as: SIMD4<UInt32>.self)
-                                let row3 = UnsafeRawPointer(from + 3 &* sourceStride).loadUnaligned(
-                                    as: SIMD4<UInt32>.self)
-                                if clockwise {
-                                    store(SIMD4(row3[0], row2[0], row1[0], row0[0]), at: panel0 + offset)
-                                    store(SIMD4(row3[1], row2[1], row1[1], row0[1]), at: panel1 + offset)
-                                    store(SIMD4(row3[2], row2[2], row1[2], row0[2]), at: panel2 + offset)
-                                    store(SIMD4(row3[3], row2[3], row1[3], row0[3]), at: panel3 + offset)
-                                } else {
-                                    store(SIMD4(row0[0], row1[0], row2[0], row3[0]), at: panel0 + offset)
-                                    store(SIMD4(row0[1], row1[1], row2[1], row3[1]), at: panel1 + offset)
-                                    store(SIMD4(row0[2], row1[2], row2[2], row3[2]), at: panel2 + offset)
-                                    store(SIMD4(row0[3], row1[3], row2[3], row3[3]), at: panel3 + offset)
-                                }
-                                offset &+= step
-                                from += 4 &* sourceStride
-                                y &+= 4
-                            }
-                        }
-                        for y in blockBottom..<bottom {
-                            for column in 0..<4 { copyPixel(x: x + column, y: y) }
-                        }
-                        x += 4
+                    while x < stripsEnd {
+                        turnLine(x: x, y: y)
+                        x &+= 4
                     }
-                    for x in blockRight..<right {
-                        for y in top..<bottom { copyPixel(x: x, y: y) }
-                    }
-                    left = right
+                    y &+= lineRows
                 }
-                top = bottom
+                while y < blocksEnd {
+                    var x = left
+                    while x < stripsEnd {
+                        turnBlock(x: x, y: y)
+                        x &+= 4
+                    }
+                    y &+= 4
+                }
+                while y < bottom {
+                    for x in left..<stripsEnd { copyPixel(x: x, y: y) }
+                    y &+= 1
+                }
+                for x in stripsEnd..<right {
+                    for y in top..<bottom { copyPixel(x: x, y: y) }
+                }
+                left = right
             }
         }
+
+        /// Four frame columns from x, four frame rows from y: one 4x4 block, a store per panel row.
+        @inline(__always) func turnBlock(x: Int, y: Int) {
+            let columns = Transpose.columns(
+                of: source + (y &* sourceStride &+ x), stride: sourceStride, reversed: clockwise)
+            let offset = panelX(y, 4) &* wordSize
+            panelRow(x).storeBytes(of: Encoding.encode(columns.0), toByteOffset: offset, as: SIMD4<Encoding.Word>.self)
+            panelRow(x &+ 1).storeBytes(
+                of: Encoding.encode(columns.1), toByteOffset: offset, as: SIMD4<Encoding.Word>.self)
+            panelRow(x &+ 2).storeBytes(
+                of: Encoding.encode(columns.2), toByteOffset: offset, as: SIMD4<Encoding.Word>.self)
+            panelRow(x &+ 3).storeBytes(
+                of: Encoding.encode(columns.3), toByteOffset: offset, as: SIMD4<Encoding.Word>.self)
+        }
+
+        /// Four frame columns from x, a line's frame rows from y: every panel row's line computed
+        /// in registers, then stored front to back, one panel row after the other.
+        @inline(__always) func turnLine(x: Int, y: Int) {
+            let from = source + (y &* sourceStride &+ x)
+            let eight = 8 &* sourceStride
+            let offset = panelX(y, lineRows) &* wordSize
+            let row0 = panelRow(x) + offset, row1 = panelRow(x &+ 1) + offset
+            let row2 = panelRow(x &+ 2) + offset, row3 = panelRow(x &+ 3) + offset
+            // Each octet is 32 bytes of a panel row in the 32-bit formats, 16 in RGB565. Clockwise
+            // the panel row shows the frame rows bottom up: the last octet comes first.
+            if lineRows == 16 {
+                let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
+                let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
+                let (first, second) = clockwise ? (b, a) : (a, b)
+                first.store(second, into: row0, row1, row2, row3)
+            } else {
+                let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
+                let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
+                let c = Transpose.octet(
+                    at: from + 2 &* eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
+                let d = Transpose.octet(
+                    at: from + 3 &* eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
+                if clockwise {
+                    d.store(c, b, a, into: row0, row1, row2, row3)
+                } else {
+                    a.store(b, c, d, into: row0, row1, row2, row3)
+                }
+            }
+        }
+
+        let head = rows.lowerBound..<min(firstLine, rows.upperBound)
+        if !head.isEmpty { band(head.lowerBound, head.upperBound, lines: false) }
+        var top = firstLine
+        while top < rows.upperBound {
+            let bottom = min(top &+ bandRows, rows.upperBound)
+            band(top, bottom, lines: true)
+            top = bottom
+        }
+    }
+}
+
+extension QuarterTurn {
+    /// The first frame row at or after `row` whose line (the `lineBytes / wordSize` frame rows
+    /// from it) starts on a cache line of the buffer's first panel row, and of every row when the
+    /// pitch is a multiple of 64 bytes.
+    static func firstLineRow(
+        from row: Int, frameHeight: Int, base: UnsafeMutableRawPointer, wordSize: Int, clockwise: Bool
+    ) -> Int {
+        let lineRows = lineBytes / wordSize
+        let basePixels = Int(bitPattern: base) % lineBytes / wordSize
+        // Clockwise, frame rows g..<g + lineRows land from panel x frameHeight - g - lineRows:
+        // aligned when basePixels + frameHeight - g is a multiple of lineRows. Counter-clockwise
+        // they land from panel x g.
+        let phase = clockwise ? (basePixels + frameHeight) % lineRows : (lineRows - basePixels % lineRows) % lineRows
+        return row + (phase - row % lineRows + lineRows) % lineRows
+    }
+}
+
+/// 4x4 transposes of frame pixels, in shuffles: unpack pairs of rows, then join their halves
+/// (SSE2 `unpcklps`/`movlhps`, NEON `zip1`/`zip2`).
+enum Transpose {
+    /// The four columns of the 4x4 block at `from`, each top down, or bottom up when `reversed`.
+    @inline(__always) static func columns(of from: UnsafePointer<UInt32>, stride: Int, reversed: Bool) -> (
+        SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>
+    ) {
+        let row0 = UnsafeRawPointer(from).loadUnaligned(as: SIMD4<UInt32>.self)
+        let row1 = UnsafeRawPointer(from + stride).loadUnaligned(as: SIMD4<UInt32>.self)
+        let row2 = UnsafeRawPointer(from + 2 &* stride).loadUnaligned(as: SIMD4<UInt32>.self)
+        let row3 = UnsafeRawPointer(from + 3 &* stride).loadUnaligned(as: SIMD4<UInt32>.self)
+        return reversed ? transposed(row3, row2, row1, row0) : transposed(row0, row1, row2, row3)
+    }
+
+    /// Column i of the result is (a[i], b[i], c[i], d[i]).
+    @inline(__always) static func transposed(
+        _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>
+    ) -> (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+        let abLow = SIMD4(a[0], b[0], a[1], b[1]), abHigh = SIMD4(a[2], b[2], a[3], b[3])
+        let cdLow = SIMD4(c[0], d[0], c[1], d[1]), cdHigh = SIMD4(c[2], d[2], c[3], d[3])
+        return (
+            SIMD4(lowHalf: abLow.lowHalf, highHalf: cdLow.lowHalf),
+            SIMD4(lowHalf: abLow.highHalf, highHalf: cdLow.highHalf),
+            SIMD4(lowHalf: abHigh.lowHalf, highHalf: cdHigh.lowHalf),
+            SIMD4(lowHalf: abHigh.highHalf, highHalf: cdHigh.highHalf)
+        )
+    }
+
+    /// Eight frame rows of four columns from `from`, turned and encoded: per column, its eight
+    /// pixels in the panel row's order (bottom up when `reversed`).
+    @inline(__always) static func octet<Encoding: PixelEncoding>(
+        at from: UnsafePointer<UInt32>, stride: Int, reversed: Bool, as _: Encoding.Type
+    ) -> Octet<Encoding.Word> {
+        let top = columns(of: from, stride: stride, reversed: reversed)
+        let bottom = columns(of: from + 4 &* stride, stride: stride, reversed: reversed)
+        let (first, second) = reversed ? (bottom, top) : (top, bottom)
+        return Octet(
+            column0: Encoding.encode(SIMD8(lowHalf: first.0, highHalf: second.0)),
+            column1: Encoding.encode(SIMD8(lowHalf: first.1, highHalf: second.1)),
+            column2: Encoding.encode(SIMD8(lowHalf: first.2, highHalf: second.2)),
+            column3: Encoding.encode(SIMD8(lowHalf: first.3, highHalf: second.3)))
+    }
+}
+
+/// Eight pixels of each of four panel rows, encoded, ready to store.
+struct Octet<Word: SIMDScalar> {
+    var column0, column1, column2, column3: SIMD8<Word>
+
+    /// Stores this octet then `next` into each of the four panel rows: a line of 64 bytes per
+    /// row in the 32-bit formats, front to back.
+    @inline(__always) func store(
+        _ next: Octet, into row0: UnsafeMutableRawPointer, _ row1: UnsafeMutableRawPointer,
+        _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer
+    ) {
+        let size = MemoryLayout<SIMD8<Word>>.size
+        row0.storeBytes(of: column0, as: SIMD8<Word>.self)
+        row0.storeBytes(of: next.column0, toByteOffset: size, as: SIMD8<Word>.self)
+        row1.storeBytes(of: column1, as: SIMD8<Word>.self)
+        row1.storeBytes(of: next.column1, toByteOffset: size, as: SIMD8<Word>.self)
+        row2.storeBytes(of: column2, as: SIMD8<Word>.self)
+        row2.storeBytes(of: next.column2, toByteOffset: size, as: SIMD8<Word>.self)
+        row3.storeBytes(of: column3, as: SIMD8<Word>.self)
+        row3.storeBytes(of: next.column3, toByteOffset: size, as: SIMD8<Word>.self)
+    }
+
+    /// Stores this octet then three more into each of the four panel rows: a line of 64 bytes
+    /// per row in the 16-bit formats, front to back.
+    @inline(__always) func store(
+        _ second: Octet, _ third: Octet, _ fourth: Octet, into row0: UnsafeMutableRawPointer,
+        _ row1: UnsafeMutableRawPointer, _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer
+    ) {
+        let size = MemoryLayout<SIMD8<Word>>.size
+        row0.storeBytes(of: column0, as: SIMD8<Word>.self)
+        row0.storeBytes(of: second.column0, toByteOffset: size, as: SIMD8<Word>.self)
+        row0.storeBytes(of: third.column0, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
+        row0.storeBytes(of: fourth.column0, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
+        row1.storeBytes(of: column1, as: SIMD8<Word>.self)
+        row1.storeBytes(of: second.column1, toByteOffset: size, as: SIMD8<Word>.self)
+        row1.storeBytes(of: third.column1, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
+        row1.storeBytes(of: fourth.column1, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
+        row2.storeBytes(of: column2, as: SIMD8<Word>.self)
+        row2.storeBytes(of: second.column2, toByteOffset: size, as: SIMD8<Word>.self)
+        row2.storeBytes(of: third.column2, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
+        row2.storeBytes(of: fourth.column2, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
+        row3.storeBytes(of: column3, as: SIMD8<Word>.self)
+        row3.storeBytes(of: second.column3, toByteOffset: size, as: SIMD8<Word>.self)
+        row3.storeBytes(of: third.column3, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
+        row3.storeBytes(of: fourth.column3, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
     }
 }
