@@ -22,8 +22,17 @@ final class DumbBuffer {
         self.width = width
         self.height = height
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        // Asked for whole 64-byte lines a row, so every row starts on a cache line: the quarter
+        // turn writes each panel row a line at a time, and a row that starts mid-line (a
+        // 1080-pixel-wide turned panel: 4,320 bytes, 67.5 lines) splits every one of those writes
+        // in two, which write-combined memory may flush as partial lines. The framebuffer keeps
+        // the real width; the pitch says where rows start. A driver that refuses the wider
+        // buffer (past its largest width) is asked for the exact width.
         let created = SystemCall.run {
-            marquee_drm_create_dumb(fd, UInt32(width), UInt32(height), 32, &handle, &pitch, &size)
+            marquee_drm_create_dumb(
+                fd, UInt32(Self.lineAlignedWidth(width)), UInt32(height), 32, &handle, &pitch, &size)
+        }.flatMapError { _ in
+            SystemCall.run { marquee_drm_create_dumb(fd, UInt32(width), UInt32(height), 32, &handle, &pitch, &size) }
         }
         if case .failure(let code) = created {
             throw DisplayError(
@@ -66,6 +75,9 @@ final class DumbBuffer {
             throw DisplayError(.systemCall, "\(device.path): cannot map a dumb buffer: \(code)", errno: code)
         }
     }
+
+    /// `width` XRGB8888 pixels rounded up to whole 64-byte lines (16 pixels).
+    static func lineAlignedWidth(_ width: Int) -> Int { (width + 15) / 16 * 16 }
 
     deinit {
         munmap(memory, byteCount)

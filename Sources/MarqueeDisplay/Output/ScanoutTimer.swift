@@ -31,7 +31,11 @@ public final class ScanoutTimer {
         self.hashesRows = hashesRows
         self.frameSize = frameSize
         let panel = rotation.panelSize(ofLogical: frameSize)
-        let bytesPerRow = panel.width * format.bytesPerPixel
+        // XRGB8888 rows as DRM's dumb buffers lay them out (whole 64-byte lines a row); the
+        // 16-bit formats are fbdev's, whose rows are the panel's width.
+        let bytesPerRow =
+            format.bytesPerPixel == 4
+            ? DumbBuffer.lineAlignedWidth(panel.width) * 4 : panel.width * format.bytesPerPixel
         memory = (0..<buffers).map { _ in
             let bytes = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * panel.height, alignment: 64)
             bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * panel.height)
