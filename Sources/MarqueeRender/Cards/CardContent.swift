@@ -15,6 +15,10 @@ final class CardContent {
     /// Drawn once already without a text layer: the next time, one is made (a fast scroll shows
     /// most cards in one frame only, and a layer costs more than drawing the glyphs once).
     var sighted = false
+    /// The renderer's frame in which it was last drawn glyph by glyph: a frame drawn in bands
+    /// draws the card once per band, and every band must draw it the same way (a layer's
+    /// coverage adds up where glyphs overlap, glyphs drawn one by one do not).
+    var glyphsDrawnInFrame = -1
     /// The static text as coverage layers, once made (`TextLayerBudget` keeps their total
     /// bounded and takes them back).
     var textLayer: CardImage?

@@ -50,6 +50,9 @@ enum TextPainter {
         baseline: Double
     ) {
         forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
+            guard target.reaches(y: Int32(y), height: Int32(max(image.height, glyph.color?.height ?? 0))) else {
+                return
+            }
             if let pixels = glyph.color {
                 // In its own colours; onto an 8-bit layer (no color) it is drawn by the caller.
                 guard color != nil else { return }
