@@ -50,6 +50,7 @@ extension Renderer {
         frameNumber &+= 1
         rastersMadeBeforeFrame = cache.rasterizedCount
         planInteriors(list, deck: deck)
+        var first = true
         do {
             for damaged in damage.bands {
                 let rows = damaged.clamped(to: 0..<height)
@@ -64,7 +65,8 @@ extension Renderer {
                     defer { image.clip(toRows: nil) }
                     try draw(
                         list, deck: deck, rows: window, onto: image, drawn: bandRecords[record].drawn,
-                        with: (rasterizer, fonts, headerColor))
+                        plansBackground: first, with: (rasterizer, fonts, headerColor))
+                    first = false
                     sink(frame, window)
                     top = window.upperBound
                 }

@@ -334,10 +334,10 @@ public final class Renderer {
     /// clip then keeps pixman within the rows, and the turned-card compositor is told them).
     func draw(
         _ list: DisplayList, deck: Deck, rows: Range<Int>?, onto image: PixmanImage, drawn: DrawnFrame,
-        with tools: (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
+        plansBackground: Bool = true, with tools: (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
     ) throws(RenderError) {
         let (rasterizer, fonts, headerColor) = tools
-        fillBackground(list.background, of: image)
+        fillBackground(list.background, of: image, plans: plansBackground)
         for (index, item) in list.items.enumerated() {
             if let rows, !drawn.items[index].rows.overlaps(rows) { continue }
             if let interior = interiors[index], let content = itemContents[index] {
@@ -602,17 +602,20 @@ public final class Renderer {
         pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &solid, 1, &box)
     }
 
-    /// Paints the background, leaving out the card interiors that will be written over it.
-    private func fillBackground(_ color: Color, of image: PixmanImage) {
+    /// Paints the background, leaving out the card interiors that will be written over it (their
+    /// boxes worked out anew unless `plans` is false: the later windows of a frame drawn in bands).
+    private func fillBackground(_ color: Color, of image: PixmanImage, plans: Bool) {
         var background = pixman_color_t(color)
-        uncovered.removeAllHoles()
-        for interior in interiors {
-            interior?.forEachConstantBox { box, _ in uncovered.addHole(box) }
+        if plans {
+            uncovered.removeAllHoles()
+            for interior in interiors {
+                interior?.forEachConstantBox { box, _ in uncovered.addHole(box) }
+            }
+            uncovered.compute(width: Int32(image.width), height: Int32(image.height))
         }
-        uncovered.compute(width: Int32(image.width), height: Int32(image.height))
         // One box per call: given several, pixman builds a region from them, which allocates on
         // every frame; a single box is filled without.
-        for var box in uncovered.result {
+        for var box in uncovered.result where image.reaches(y: box.y1, height: box.y2 - box.y1) {
             _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, 1, &box)
         }
     }

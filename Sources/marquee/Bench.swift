@@ -67,6 +67,13 @@ struct Bench: ParsableCommand {
     )
     var bandRows: String?
 
+    @Option(
+        name: .customLong("scanout-path"),
+        help:
+            "With --scanout, time only the path of this name (\"rotate 90 RGB565\", \"bands 32 rotate 0 XRGB8888\"): one pass, for a cache simulator."
+    )
+    var scanoutPath: String?
+
     var bandHeights: [Int] { (bandRows ?? "").split(separator: ",").compactMap { Int($0) } }
 
     @Flag(
@@ -111,6 +118,7 @@ struct Bench: ParsableCommand {
             throw ValidationError("--frames must be from 1 to 100000")
         }
         if frameTimes, !json { throw ValidationError("--frame-times needs --json") }
+        if scanoutPath != nil, !scanout { throw ValidationError("--scanout-path needs --scanout") }
         if let bandRows {
             guard scanout else { throw ValidationError("--band-rows needs --scanout") }
             guard bandHeights.count == bandRows.split(separator: ",").count, bandHeights.allSatisfy({ $0 >= 1 })
@@ -167,7 +175,7 @@ struct Bench: ParsableCommand {
                     scene: scene, size: size.flatMap(PixelSize.init(parsing:)), frames: frames, cards: count,
                     targetCard: scrollToCard, measuresScanout: scanout,
                     imageLimits: ImageStoreLimits(cacheBytes: imageCache << 20, maximumPixels: imageMaxPixels),
-                    bandRows: bandHeights
+                    bandRows: bandHeights, onlyPath: scanoutPath
                 ).run()
             } catch {
                 Log.error(error.message)

@@ -19,6 +19,10 @@ final class CardContent {
     /// draws the card once per band, and every band must draw it the same way (a layer's
     /// coverage adds up where glyphs overlap, glyphs drawn one by one do not).
     var glyphsDrawnInFrame = -1
+    /// Per line of `texts`, the card rows its glyphs cover (colour glyphs included), measured the
+    /// first time the card is drawn into a window of rows: a line outside the window is skipped
+    /// whole instead of glyph by glyph.
+    var textRows: [Range<Int>]?
     /// The static text as coverage layers, once made (`TextLayerBudget` keeps their total
     /// bounded and takes them back).
     var textLayer: CardImage?

@@ -114,13 +114,17 @@ public struct BenchRunner {
     /// With `measuresScanout`, band heights to time the band paths at too (`--band-rows`): the
     /// frame rendered in windows of that many rows straight into the scan-out buffers.
     public let bandRows: [Int]
+    /// With `measuresScanout`, the one path to time (its name, "rotate 90 RGB565" or "bands 32
+    /// rotate 0 XRGB8888"); nil times them all. For a cache simulator, which is slow.
+    public let onlyPath: String?
 
     public init(
         scene: BenchScene = .cards1080p, size: PixelSize? = nil, frames: Int? = nil, cards: Int? = nil,
         targetCard: Int? = nil, measuresScanout: Bool = false, duration: Double? = nil,
-        imageLimits: ImageStoreLimits = ImageStoreLimits(), bandRows: [Int] = []
+        imageLimits: ImageStoreLimits = ImageStoreLimits(), bandRows: [Int] = [], onlyPath: String? = nil
     ) {
         self.bandRows = bandRows
+        self.onlyPath = onlyPath
         self.scene = scene
         self.measuresScanout = measuresScanout
         self.size = size ?? scene.defaultSize
@@ -173,8 +177,15 @@ public struct BenchRunner {
                 ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565),
                 ScanoutTimer(frameSize: size, rotation: .quarter, format: .rgb565),
             ]
-        for path in paths { result.scanout += try pass(scanout: path).scanout }
-        for path in bandPaths() { result.scanout += try pass(scanout: nil, bands: path).scanout }
+        for path in paths where onlyPath == nil || path.name == onlyPath {
+            result.scanout += try pass(scanout: path).scanout
+        }
+        for path in bandPaths() where onlyPath == nil || path.name == onlyPath {
+            result.scanout += try pass(scanout: nil, bands: path).scanout
+        }
+        if let onlyPath, result.scanout.isEmpty {
+            throw RuntimeError("bench: no scan-out path is named \"\(onlyPath)\" (band paths need --band-rows)")
+        }
         return result
     }
 

@@ -122,3 +122,37 @@ final class ScrollingFrames {
         try renderer.render(list, deck: deck, into: buffer)
     }
 }
+
+/// The steady-state frames drawn in bands of 32 rows straight into two alternating "scan-out"
+/// buffers (each band copied row by row into a frame-sized buffer, as the band scan-out copies
+/// it unturned), so every frame draws every row of the buffer it is written into.
+final class BandFrames {
+    let renderer: Renderer
+    let deck: Deck
+    let lists: [DisplayList]
+    var next = 0
+    let band = BandBuffer(frameWidth: benchSize.width, frameHeight: benchSize.height, rows: 32)
+    let buffers = (0..<2).map { _ in PixelBuffer(width: benchSize.width, height: benchSize.height) }
+
+    init(cards: Int, offset: Double) throws {
+        let frames = try steadyFrames(cards: cards, offset: offset)
+        deck = frames.deck
+        lists = frames.lists
+        renderer = try Renderer()
+        for _ in 0..<10 { try render() }
+    }
+
+    func render() throws {
+        let target = buffers[next]
+        let onScreen = buffers[1 - next]
+        let changed = try renderer.render(
+            lists[next], deck: deck, bandsFor: target, onScreen: onScreen, through: band
+        ) { view, window in
+            for y in window {
+                (target.baseAddress + y * target.stride).update(
+                    from: view.baseAddress + y * view.stride, count: view.width)
+            }
+        }
+        if !changed.isEmpty { next = 1 - next }
+    }
+}
