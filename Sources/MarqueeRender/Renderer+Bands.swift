@@ -78,6 +78,25 @@ extension Renderer {
         return changed
     }
 
+    /// The same, through a band buffer of `rows` rows for frames of `size` that the renderer
+    /// keeps (made once per size: two outputs of different sizes each have theirs).
+    public func render(
+        _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, size: PixelSize, rows: Int,
+        sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
+    ) throws(RenderError) -> Range<Int> {
+        let band: BandBuffer
+        if let known = bandBuffers.first(where: {
+            $0.width == size.width && $0.frameHeight == size.height && $0.rows == min(rows, size.height)
+        }) {
+            band = known
+        } else {
+            if bandBuffers.count == 4 { bandBuffers.removeFirst() }
+            band = BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: rows)
+            bandBuffers.append(band)
+        }
+        return try render(list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink)
+    }
+
     /// Forgets what every scan-out buffer holds (a new style, new templates).
     func forgetBandRecords() {
         for index in bandRecords.indices { bandRecords[index].drawn = .unknown }

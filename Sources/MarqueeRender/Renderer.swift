@@ -88,6 +88,8 @@ public final class Renderer {
     var damage = FrameDamage()
     /// Records of the frames scan-out buffers hold, for the band renderer (`Renderer+Bands`).
     var bandRecords: [BandRecord] = []
+    /// Band buffers for `render(_:deck:bandsFor:onScreen:size:rows:sink:)`, one per frame size.
+    var bandBuffers: [BandBuffer] = []
 
     /// `fontOverride` is a font file used for every role instead of the style's fontconfig
     /// patterns (`--font PATH`); it is checked at once so a wrong path fails at start.

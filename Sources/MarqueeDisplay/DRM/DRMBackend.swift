@@ -320,6 +320,12 @@ public final class DRMBackend: DisplayBackend {
         let back = 1 - front
         FrameCopier.copy(shadow, rows: rows.lacking(inBuffer: back), to: buffers[back].surface, rotation: rotation)
         rows.written(buffer: back)
+        try commit(back, damage: damage)
+    }
+
+    /// Flips to buffer `back`, with `damage` (the frame rows that differ from the frame on screen)
+    /// as the kernel's damage clip unless the frame is committed whole.
+    private func commit(_ back: Int, damage: Range<Int>) throws(DisplayError) {
         let clip = commitsWholeFrame ? nil : DamageClip(frameRows: damage, frame: size, rotation: rotation)
         let result = modesetter.flip(to: buffers[back].framebufferID, damage: clip, events: link.events)
         if case .failure(let code) = result {
@@ -337,6 +343,33 @@ public final class DRMBackend: DisplayBackend {
     func setModeAgain() throws(DisplayError) {
         try modesetter.setMode(framebuffer: buffers[front].framebufferID)
         commitsWholeFrame = true
+    }
+
+    /// The frame rendered in bands straight into the back dumb buffer (`BandedScanout`): only the
+    /// rows that buffer lacks, per the renderer's record of it, are drawn and written, once each.
+    public func presentInBands(
+        at time: FrameTime,
+        draw: (_ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void) -> Range<Int>?
+    ) throws(DisplayError) {
+        // Off or unplugged, the CRTC takes no flips: nothing is drawn; the renderer's records of
+        // the buffers stay true, so the next frame draws what each lacks.
+        guard isShowing else { return }
+        let back = 1 - front
+        let target = buffers[back]
+        let rotation = rotation
+        // After a modeset the frame is committed whole whatever changed: the back buffer is
+        // brought up to date even when the frame equals the one on screen.
+        let onScreen: AnyObject? = hasPresented && !commitsWholeFrame ? buffers[front] : nil
+        guard
+            let damage = draw(target, onScreen, { frame, rows in
+                FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation)
+            })
+        else { return }
+        if damage.isEmpty && !commitsWholeFrame {
+            link.frameSkipped()
+            return
+        }
+        try commit(back, damage: damage)
     }
 
     /// The frame on screen as the panel shows it: read back through the writeback connector when
