@@ -431,7 +431,8 @@ public final class Session {
         output: String?
     ) throws(RuntimeError) {
         if let banded = backend as? BandedScanout {
-            return try drawInBands(list, deck: deck, with: renderer, on: banded, size: backend.size, at: time, output: output)
+            return try drawInBands(
+                list, deck: deck, with: renderer, on: banded, size: backend.size, at: time, output: output)
         }
         let buffer = backend.frameBuffer()
         let forOutput = output.map { " for \($0)" } ?? ""

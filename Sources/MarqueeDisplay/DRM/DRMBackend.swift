@@ -31,10 +31,12 @@ public struct DRMOptions: Sendable {
 /// Shows frames on a display through DRM/KMS: a mode set on one CRTC, two dumb buffers flipped at
 /// vblank, and the display link timed by the flip events.
 ///
-/// Frames are rendered into a shadow buffer in ordinary memory and only the rows the back buffer
-/// lacks are copied into it (turned by `--rotate` on the way), known from the rows the renderer
-/// wrote (`ScanoutRows`), no pixel hashed: dumb buffers are write-combined memory that must never
-/// be read. Each commit carries the rows that changed since the frame on screen as
+/// Frames are rendered in bands of 64 rows straight into the back buffer (`presentInBands`): the
+/// rows it lacks, per the renderer's record of that buffer, are drawn a band at a time into a
+/// small buffer in ordinary memory and each band is copied in at once (turned by `--rotate` on
+/// the way), no pixel hashed: dumb buffers are write-combined memory that must never be read. The
+/// shadow buffer (`frameBuffer()`, `present`) stays for snapshots and for callers that draw whole
+/// frames. Each commit carries the rows that changed since the frame on screen as
 /// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those), and a frame that changed
 /// nothing is not committed at all (the display link counts it as flipped at its target vblank).
 /// Two buffers are enough because a frame is drawn only after the previous flip completed (the
@@ -361,9 +363,11 @@ public final class DRMBackend: DisplayBackend {
         // brought up to date even when the frame equals the one on screen.
         let onScreen: AnyObject? = hasPresented && !commitsWholeFrame ? buffers[front] : nil
         guard
-            let damage = draw(target, onScreen, { frame, rows in
-                FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation)
-            })
+            let damage = draw(
+                target, onScreen,
+                { frame, rows in
+                    FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation)
+                })
         else { return }
         if damage.isEmpty && !commitsWholeFrame {
             link.frameSkipped()
