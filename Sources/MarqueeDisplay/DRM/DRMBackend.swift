@@ -36,7 +36,8 @@ public struct DRMOptions: Sendable {
 /// small buffer in ordinary memory and each band is copied in at once (turned by `--rotate` on
 /// the way), no pixel hashed: dumb buffers are write-combined memory that must never be read. The
 /// shadow buffer (`frameBuffer()`, `present`) stays for snapshots and for callers that draw whole
-/// frames. Each commit carries the rows that changed since the frame on screen as
+/// frames; one session uses one path or the other, never both (`present` knows only the rows it
+/// copied itself, `ScanoutRows`). Each commit carries the rows that changed since the frame on screen as
 /// `FB_DAMAGE_CLIPS` (drivers of SPI and USB panels send only those), and a frame that changed
 /// nothing is not committed at all (the display link counts it as flipped at its target vblank).
 /// Two buffers are enough because a frame is drawn only after the previous flip completed (the
