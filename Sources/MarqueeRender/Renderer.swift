@@ -9,13 +9,13 @@ public final class Renderer {
     private let fontOverride: String?
     private var locator: FontLocator?
     private var style: Style?
-    private var fonts: FontSet?
-    private var rasterizer: CardRasterizer?
-    private var resolver: CardResolver?
+    var fonts: FontSet?
+    var rasterizer: CardRasterizer?
+    var resolver: CardResolver?
     /// Bands and the alert are opaque whatever the style's `cardAlpha`: the content passes under
     /// a band, and an alert must be read over anything.
     private var overlayResolver: CardResolver?
-    private var headerColor: PixmanImage?
+    var headerColor: PixmanImage?
     /// Solid sources of text colours, and marquee lines' coverage, shared by every card.
     private let colors = SolidColors()
     private let strips = MarqueeStrips()
@@ -28,7 +28,7 @@ public final class Renderer {
     /// The alert's card resolved with its own template (it may name one the deck lacks).
     private var alertContent: (key: CardRasterCache.Key, template: CardTemplate, content: CardContent)?
     /// The templates the cached contents were resolved with.
-    private var templates: [String: CardTemplate] = [:]
+    var templates: [String: CardTemplate] = [:]
     /// The cards crossfading some elements in the frame being drawn, with the frame rows.
     private var fadings: [(id: String, rows: [Range<Int>])] = []
     /// Per item of the frame being drawn, its card's content (nil for headers).
@@ -47,7 +47,7 @@ public final class Renderer {
     public private(set) var nextRedraw: Double?
     /// The offset of the last frame, for the scroll's direction (prefetch).
     private var lastOffset: Double = 0
-    private let cache: CardRasterCache
+    let cache: CardRasterCache
     /// Text layers of cards drawn as they are (the common case), held by their `CardContent`
     /// (found with the content, without a lookup of their own) and bounded by memory: the least
     /// recently drawn go first when `layerBudget` is exceeded.
@@ -55,17 +55,17 @@ public final class Renderer {
     /// Text layers made in the frame being drawn. Making a layer costs more than drawing the text
     /// glyph by glyph, so when a scroll slows down and many cards come back at once (the end of
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
-    private var layersMadeThisFrame = 0
+    var layersMadeThisFrame = 0
     private static let layersPerFrame = 2
     /// Maps of uniform blocks (`UniformBlockRuns`) built in the frame being drawn, frames drawn,
     /// and the raster cache's count of rasters made when the frame began. A transition's first
     /// frames make the rasters of every card it turns or scales; a raster's map (about half a
     /// millisecond here, a 1840x160 card) waits until its third frame, in a frame that makes no
     /// raster, one a frame, so that no frame pays for them all at once.
-    private var runMapsBuiltThisFrame = 0
+    var runMapsBuiltThisFrame = 0
     private static let runMapsPerFrame = 1
-    private var frameNumber = 0
-    private var rastersMadeBeforeFrame = 0
+    var frameNumber = 0
+    var rastersMadeBeforeFrame = 0
     /// Surfaces shared by every card of the same size, fill and boxes.
     private var backgrounds: [CardSurface: PixmanImage] = [:]
     /// Section headers: their laid-out titles and, for transformed ones, their images.
@@ -84,8 +84,12 @@ public final class Renderer {
     }
     private var targets: [Target] = []
     /// The frame being drawn, described item by item (storage kept across frames).
-    private var wanted = DrawnFrame()
-    private var damage = FrameDamage()
+    var wanted = DrawnFrame()
+    var damage = FrameDamage()
+    /// Records of the frames scan-out buffers hold, for the band renderer (`Renderer+Bands`).
+    var bandRecords: [BandRecord] = []
+    /// Band buffers for `render(_:deck:bandsFor:onScreen:size:rows:sink:)`, one per frame size.
+    var bandBuffers: [BandBuffer] = []
 
     /// `fontOverride` is a font file used for every role instead of the style's fontconfig
     /// patterns (`--font PATH`); it is checked at once so a wrong path fails at start.
@@ -116,10 +120,11 @@ public final class Renderer {
         headers.removeAll()
         // Every buffer holds frames drawn in the old style.
         for index in targets.indices { targets[index].drawn = .unknown }
+        forgetBandRecords()
     }
 
     /// Forgets every resolved card and everything drawn from them.
-    private func removeContents() {
+    func removeContents() {
         alertContent = nil
         contents.removeAll(keepingCapacity: true)
         cache.removeAll()
@@ -127,6 +132,7 @@ public final class Renderer {
         backgrounds.removeAll()
         strips.removeAll()
         for index in targets.indices { targets[index].drawn = .unknown }
+        forgetBandRecords()
     }
 
     /// The card resolved for its size (once, then from `contents`).
@@ -198,12 +204,16 @@ public final class Renderer {
         planInteriors(list, deck: deck)
         do {
             if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
-                try draw(list, deck: deck, rows: nil, target: target, with: (rasterizer, fonts, headerColor))
+                try draw(
+                    list, deck: deck, rows: nil, onto: image, drawn: targets[target].drawn,
+                    with: (rasterizer, fonts, headerColor))
             } else {
                 for band in damage.bands {
                     image.clip(toRows: band)
                     defer { image.clip(toRows: nil) }
-                    try draw(list, deck: deck, rows: band, target: target, with: (rasterizer, fonts, headerColor))
+                    try draw(
+                        list, deck: deck, rows: band, onto: image, drawn: targets[target].drawn,
+                        with: (rasterizer, fonts, headerColor))
                 }
             }
         } catch {
@@ -216,7 +226,7 @@ public final class Renderer {
     }
 
     /// Describes the frame `list` draws, item by item, into `wanted`.
-    private func describe(
+    func describe(
         _ list: DisplayList, deck: Deck, width: Int, height: Int, headerReach: Int, resolver: CardResolver
     ) {
         wanted.width = width
@@ -328,15 +338,14 @@ public final class Renderer {
 
     /// Draws the background and every item that reaches `rows` (all of them when nil; the image's
     /// clip then keeps pixman within the rows, and the turned-card compositor is told them).
-    private func draw(
-        _ list: DisplayList, deck: Deck, rows: Range<Int>?, target: Int,
-        with tools: (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
+    func draw(
+        _ list: DisplayList, deck: Deck, rows: Range<Int>?, onto image: PixmanImage, drawn: DrawnFrame,
+        plansBackground: Bool = true, with tools: (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
     ) throws(RenderError) {
         let (rasterizer, fonts, headerColor) = tools
-        let image = targets[target].image
-        fillBackground(list.background, of: image)
+        fillBackground(list.background, of: image, plans: plansBackground)
         for (index, item) in list.items.enumerated() {
-            if let rows, !targets[target].drawn.items[index].rows.overlaps(rows) { continue }
+            if let rows, !drawn.items[index].rows.overlaps(rows) { continue }
             if let interior = interiors[index], let content = itemContents[index] {
                 try drawCardOverUniformBackground(
                     interior, content, item, list: list, rasterizer: rasterizer, onto: image)
@@ -523,7 +532,7 @@ public final class Renderer {
 
     /// Asks the image provider for the pictures of the cards just past the viewport's edge in
     /// the scroll's direction, so they are decoded before they come into view.
-    private func prefetchImages(_ list: DisplayList, deck: Deck, resolver: CardResolver) {
+    func prefetchImages(_ list: DisplayList, deck: Deck, resolver: CardResolver) {
         guard let provider = imageProvider, !deck.templates.isEmpty else { return }
         let forward = list.offset >= lastOffset
         var edge: (index: Int, frame: Rect)?
@@ -564,7 +573,7 @@ public final class Renderer {
     /// Decides, per item, whether its card is drawn straight over the uniform background: drawn
     /// as it is, and overlapping nothing drawn before it. Then card color OVER background is a
     /// constant for every pixel outside the anti-aliased corner rows, written without blending.
-    private func planInteriors(_ list: DisplayList, deck: Deck) {
+    func planInteriors(_ list: DisplayList, deck: Deck) {
         interiors.removeAll(keepingCapacity: true)
         let background = list.background
         for (index, item) in list.items.enumerated() {
@@ -599,17 +608,20 @@ public final class Renderer {
         pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &solid, 1, &box)
     }
 
-    /// Paints the background, leaving out the card interiors that will be written over it.
-    private func fillBackground(_ color: Color, of image: PixmanImage) {
+    /// Paints the background, leaving out the card interiors that will be written over it (their
+    /// boxes worked out anew unless `plans` is false: the later windows of a frame drawn in bands).
+    private func fillBackground(_ color: Color, of image: PixmanImage, plans: Bool) {
         var background = pixman_color_t(color)
-        uncovered.removeAllHoles()
-        for interior in interiors {
-            interior?.forEachConstantBox { box, _ in uncovered.addHole(box) }
+        if plans {
+            uncovered.removeAllHoles()
+            for interior in interiors {
+                interior?.forEachConstantBox { box, _ in uncovered.addHole(box) }
+            }
+            uncovered.compute(width: Int32(image.width), height: Int32(image.height))
         }
-        uncovered.compute(width: Int32(image.width), height: Int32(image.height))
         // One box per call: given several, pixman builds a region from them, which allocates on
         // every frame; a single box is filled without.
-        for var box in uncovered.result {
+        for var box in uncovered.result where image.reaches(y: box.y1, height: box.y2 - box.y1) {
             _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, 1, &box)
         }
     }
@@ -629,7 +641,7 @@ public final class Renderer {
             var box = pixman_box32_t(
                 x1: max(box.x1, 0), y1: max(box.y1, 0), x2: min(box.x2, Int32(image.width)),
                 y2: min(box.y2, Int32(image.height)))
-            guard box.x2 > box.x1, box.y2 > box.y1 else { return }
+            guard box.x2 > box.x1, box.y2 > box.y1, image.reaches(y: box.y1, height: box.y2 - box.y1) else { return }
             var color = pixman_color_t(
                 red: UInt16((pixel >> 16) & 0xFF) * 257, green: UInt16((pixel >> 8) & 0xFF) * 257,
                 blue: UInt16(pixel & 0xFF) * 257, alpha: 0xFFFF)
@@ -639,7 +651,7 @@ public final class Renderer {
         let background = try sharedBackground(content.surface, rasterizer: rasterizer)
         let (x, y) = (interior.x, interior.y)
         interior.forEachBlendedBox { column, row, columns, rows in
-            guard columns > 0 else { return }
+            guard columns > 0, image.reaches(y: y + Int32(row), height: Int32(rows)) else { return }
             pixman_image_composite32(
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, Int32(column), Int32(row), 0, 0,
                 x + Int32(column), y + Int32(row), Int32(columns), Int32(rows))
@@ -656,11 +668,14 @@ public final class Renderer {
         // (the next frame, mostly), so a fast scroll, which shows most cards in one frame only,
         // neither makes nor evicts layers (cards-1080p: 1.45 G -> 1.19 G instructions, p50 0.99 -> 0.58 ms).
         let text: CardImage
-        if let layer = content.textLayer {
+        if content.glyphsDrawnInFrame == frameNumber {
+            return rasterizer.drawText(content, onto: image, x: x, y: y)
+        } else if let layer = content.textLayer {
             layers.touch(content)
             text = layer
         } else if !content.sighted || layersMadeThisFrame >= Self.layersPerFrame {
             content.sighted = true
+            content.glyphsDrawnInFrame = frameNumber
             rasterizer.drawText(content, onto: image, x: x, y: y)
             return
         } else {
@@ -670,7 +685,9 @@ public final class Renderer {
         }
         for part in text.parts {
             // A colour glyph is its own source; a coverage layer is the mask of its text colour.
-            guard let source = part.isColor ? part.image : part.color else { continue }
+            guard let source = part.isColor ? part.image : part.color,
+                image.reaches(y: y + Int32(part.y), height: Int32(part.image.height))
+            else { continue }
             pixman_image_composite32(
                 PIXMAN_OP_OVER, source.handle, part.isColor ? nil : part.image.handle, image.handle, 0, 0, 0, 0,
                 x + Int32(part.x), y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))

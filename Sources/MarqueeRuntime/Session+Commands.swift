@@ -260,6 +260,7 @@ extension Session {
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
+        renderForSnapshot()
         guard let frame = backend.presentedFrame() else {
             source.reply(error: "snapshot: no frame has been presented yet", seq: seq, json: &json)
             return

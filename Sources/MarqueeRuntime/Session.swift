@@ -21,7 +21,7 @@ public final class Session {
     let furtherOutputs: [FurtherOutput]
     let renderer: Renderer
     var scene: Scene
-    private var displayList = DisplayList()
+    var displayList = DisplayList()
     private let trace: TraceWriter?
     let signals: SignalDescriptor
     private let controlSocket: ControlSocket?
@@ -430,6 +430,10 @@ public final class Session {
         _ list: DisplayList, deck: Deck, with renderer: Renderer, on backend: DisplayBackend, at time: FrameTime,
         output: String?
     ) throws(RuntimeError) {
+        if let banded = backend as? BandedScanout {
+            return try drawInBands(
+                list, deck: deck, with: renderer, on: banded, size: backend.size, at: time, output: output)
+        }
         let buffer = backend.frameBuffer()
         let forOutput = output.map { " for \($0)" } ?? ""
         do {

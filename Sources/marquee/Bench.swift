@@ -60,6 +60,22 @@ struct Bench: ParsableCommand {
     )
     var scanout = false
 
+    @Option(
+        name: .customLong("band-rows"),
+        help:
+            "With --scanout, also time rendering in bands of this many rows straight into the scan-out buffers (no shadow frame), for each path; a comma-separated list (16,32,64) times each height."
+    )
+    var bandRows: String?
+
+    @Option(
+        name: .customLong("scanout-path"),
+        help:
+            "With --scanout, time only the path of this name (\"rotate 90 RGB565\", \"bands 32 rotate 0 XRGB8888\"): one pass, for a cache simulator."
+    )
+    var scanoutPath: String?
+
+    var bandHeights: [Int] { (bandRows ?? "").split(separator: ",").compactMap { Int($0) } }
+
     @Flag(
         help:
             "Instead of a scene, time decoding and scaling a 600x400 JPEG to 600x400, 300x200 and 150x100, and a store decoding 200 such files; report the image cache's memory."
@@ -102,6 +118,12 @@ struct Bench: ParsableCommand {
             throw ValidationError("--frames must be from 1 to 100000")
         }
         if frameTimes, !json { throw ValidationError("--frame-times needs --json") }
+        if scanoutPath != nil, !scanout { throw ValidationError("--scanout-path needs --scanout") }
+        if let bandRows {
+            guard scanout else { throw ValidationError("--band-rows needs --scanout") }
+            guard bandHeights.count == bandRows.split(separator: ",").count, bandHeights.allSatisfy({ $0 >= 1 })
+            else { throw ValidationError("--band-rows must be row counts of at least 1 (got \"\(bandRows)\")") }
+        }
         if !(1...65_536).contains(imageCache) { throw ValidationError("--image-cache must be from 1 to 65536 MiB") }
         if imageMaxPixels < 1 { throw ValidationError("--image-max-pixels must be at least 1") }
         if scene.edits, scrollToCard != nil {
@@ -152,7 +174,8 @@ struct Bench: ParsableCommand {
                 result = try BenchRunner(
                     scene: scene, size: size.flatMap(PixelSize.init(parsing:)), frames: frames, cards: count,
                     targetCard: scrollToCard, measuresScanout: scanout,
-                    imageLimits: ImageStoreLimits(cacheBytes: imageCache << 20, maximumPixels: imageMaxPixels)
+                    imageLimits: ImageStoreLimits(cacheBytes: imageCache << 20, maximumPixels: imageMaxPixels),
+                    bandRows: bandHeights, onlyPath: scanoutPath
                 ).run()
             } catch {
                 Log.error(error.message)

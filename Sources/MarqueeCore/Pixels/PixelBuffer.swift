@@ -11,6 +11,9 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Pixels per row (≥ width).
     public let stride: Int
     private let storage: UnsafeMutablePointer<UInt32>
+    /// For a view of memory owned elsewhere (`init(viewing:)`), what keeps that memory alive;
+    /// nil when the buffer owns its storage.
+    private let owner: AnyObject?
 
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "PixelBuffer: empty size \(width)x\(height)")
@@ -19,9 +22,22 @@ public final class PixelBuffer: @unchecked Sendable {
         self.stride = width
         storage = .allocate(capacity: width * height)
         storage.initialize(repeating: 0xFF00_0000, count: width * height)
+        owner = nil
     }
 
-    deinit { storage.deallocate() }
+    /// A frame-sized view of memory that `owner` keeps alive, for the band renderer: frame row
+    /// `y` is at `base + y * stride`, and only the rows the caller backs with memory (a band's)
+    /// may be read or written. The memory is not initialized, copied or freed.
+    public init(viewing base: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int, owner: AnyObject) {
+        precondition(width > 0 && height > 0 && stride >= width, "PixelBuffer: bad view \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.stride = stride
+        storage = base
+        self.owner = owner
+    }
+
+    deinit { if owner == nil { storage.deallocate() } }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
     public var byteCount: Int { stride * height * 4 }

@@ -31,11 +31,15 @@ public struct DRMOptions: Sendable {
 /// Shows frames on a display through DRM/KMS: a mode set on one CRTC, two dumb buffers flipped at
 /// vblank, and the display link timed by the flip events.
 ///
-/// Frames are rendered into a shadow buffer in ordinary memory and only the rows the back buffer
-/// lacks are copied into it (turned by `--rotate` on the way), known from the rows the renderer
-/// wrote (`ScanoutRows`), no pixel hashed: dumb buffers are write-combined memory that must never
-/// be read. Each commit carries the bands of rows that changed since the frame on screen as
-/// `FB_DAMAGE_CLIPS`, one rectangle a band (drivers of SPI and USB panels send only those), and a frame that changed
+/// Frames are rendered in bands of 64 rows straight into the back buffer (`presentInBands`): the
+/// rows it lacks, per the renderer's record of that buffer, are drawn a band at a time into a
+/// small buffer in ordinary memory and each band is copied in at once (turned by `--rotate` on
+/// the way), no pixel hashed: dumb buffers are write-combined memory that must never be read. The
+/// shadow buffer (`frameBuffer()`, `present`) stays for snapshots and for callers that draw whole
+/// frames; one session uses one path or the other, never both (`present` knows only the rows it
+/// copied itself, `ScanoutRows`). Each commit carries the bands of rows that changed since the
+/// frame on screen as `FB_DAMAGE_CLIPS`, one rectangle a band (drivers of SPI and USB panels send
+/// only those), and a frame that changed
 /// nothing is not committed at all (the display link counts it as flipped at its target vblank).
 /// Two buffers are enough because a frame is drawn only after the previous flip completed (the
 /// flip event is what makes it due), so the back buffer is never on screen while it is written.
@@ -322,6 +326,12 @@ public final class DRMBackend: DisplayBackend {
             FrameCopier.copy(shadow, rows: band, to: buffers[back].surface, rotation: rotation)
         }
         rows.written(buffer: back)
+        try commit(back, damage: damage)
+    }
+
+    /// Flips to buffer `back`, with `damage` (the frame rows that differ from the frame on screen)
+    /// as the kernel's damage clips unless the frame is committed whole.
+    private func commit(_ back: Int, damage: RowBands) throws(DisplayError) {
         let clips = commitsWholeFrame ? nil : DamageClips(frameRows: damage, frame: size, rotation: rotation)
         let result = modesetter.flip(to: buffers[back].framebufferID, damage: clips, events: link.events)
         if case .failure(let code) = result {
@@ -339,6 +349,35 @@ public final class DRMBackend: DisplayBackend {
     func setModeAgain() throws(DisplayError) {
         try modesetter.setMode(framebuffer: buffers[front].framebufferID)
         commitsWholeFrame = true
+    }
+
+    /// The frame rendered in bands straight into the back dumb buffer (`BandedScanout`): only the
+    /// rows that buffer lacks, per the renderer's record of it, are drawn and written, once each.
+    public func presentInBands(
+        at time: FrameTime,
+        draw: (_ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void) -> RowBands?
+    ) throws(DisplayError) {
+        // Off or unplugged, the CRTC takes no flips: nothing is drawn; the renderer's records of
+        // the buffers stay true, so the next frame draws what each lacks.
+        guard isShowing else { return }
+        let back = 1 - front
+        let target = buffers[back]
+        let rotation = rotation
+        // After a modeset the frame is committed whole whatever changed: the back buffer is
+        // brought up to date even when the frame equals the one on screen.
+        let onScreen: AnyObject? = hasPresented && !commitsWholeFrame ? buffers[front] : nil
+        guard
+            let damage = draw(
+                target, onScreen,
+                { frame, rows in
+                    FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation)
+                })
+        else { return }
+        if damage.isEmpty && !commitsWholeFrame {
+            link.frameSkipped()
+            return
+        }
+        try commit(back, damage: damage)
     }
 
     /// The frame on screen as the panel shows it: read back through the writeback connector when

@@ -15,6 +15,14 @@ final class CardContent {
     /// Drawn once already without a text layer: the next time, one is made (a fast scroll shows
     /// most cards in one frame only, and a layer costs more than drawing the glyphs once).
     var sighted = false
+    /// The renderer's frame in which it was last drawn glyph by glyph: a frame drawn in bands
+    /// draws the card once per band, and every band must draw it the same way (a layer's
+    /// coverage adds up where glyphs overlap, glyphs drawn one by one do not).
+    var glyphsDrawnInFrame = -1
+    /// Per line of `texts`, the card rows its glyphs cover (colour glyphs included), measured the
+    /// first time the card is drawn into a window of rows: a line outside the window is skipped
+    /// whole instead of glyph by glyph.
+    var textRows: [Range<Int>]?
     /// The static text as coverage layers, once made (`TextLayerBudget` keeps their total
     /// bounded and takes them back).
     var textLayer: CardImage?

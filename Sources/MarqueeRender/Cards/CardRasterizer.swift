@@ -40,7 +40,20 @@ struct CardRasterizer {
     /// card drawn once (a fast scroll), where making and keeping an 8-bit layer would cost more
     /// than it saves.
     func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32) {
-        for text in content.texts {
+        // Drawn into a window of rows (a band, a damaged band): the lines outside it are skipped.
+        var rows: [Range<Int>]?
+        if image.clipRows != nil {
+            if content.textRows == nil {
+                content.textRows = content.texts.map {
+                    TextPainter.rows($0.line, face: $0.face, baseline: $0.baseline)
+                }
+            }
+            rows = content.textRows
+        }
+        for (index, text) in content.texts.enumerated() {
+            if let line = rows?[index], !image.reaches(y: y + Int32(line.lowerBound), height: Int32(line.count)) {
+                continue
+            }
             guard let color = colors.image(text.color) else { continue }
             if let clip = text.clip {
                 // Cut to the element's columns: through a small layer of its own.

@@ -9,6 +9,8 @@ public final class PixmanImage {
     /// Bytes per row.
     public let stride: Int
     private let ownedPixels: UnsafeMutableRawPointer?
+    /// The rows `clip(toRows:)` restricts drawing to (nil: the whole image).
+    private(set) var clipRows: Range<Int>?
 
     /// A new image with its own memory (`pixman_image_create_bits`), zeroed unless the caller
     /// paints every pixel; `stride` is rounded up to 4 bytes as pixman requires.
@@ -73,6 +75,7 @@ public final class PixmanImage {
     /// Restricts pixman's drawing into the image to `rows`, or lifts the restriction (nil). One
     /// box: pixman allocates nothing for it.
     func clip(toRows rows: Range<Int>?) {
+        clipRows = rows
         guard let rows else {
             pixman_image_set_clip_region32(handle, nil)
             return
@@ -81,6 +84,15 @@ public final class PixmanImage {
         pixman_region32_init_rect(&region, 0, Int32(rows.lowerBound), UInt32(width), UInt32(rows.count))
         pixman_image_set_clip_region32(handle, &region)
         pixman_region32_fini(&region)
+    }
+
+    /// Whether drawing `height` rows from row `y` can change a pixel: false when they miss the
+    /// clip's rows. The band renderer visits every item once per band of rows, and a call to
+    /// pixman costs a few hundred nanoseconds even when its clip leaves nothing to draw (glyph
+    /// by glyph, a card's text is 150 calls): the calls that cannot draw are not made.
+    @inline(__always) func reaches(y: Int32, height: Int32) -> Bool {
+        guard let rows = clipRows else { return true }
+        return Int(y) < rows.upperBound && Int(y) + Int(height) > rows.lowerBound
     }
 
     /// The image's own pixels (nil for solid fills and wrapped memory).

@@ -20,6 +20,18 @@ enum TextPainter {
         }
     }
 
+    /// The rows (relative to `baseline`'s frame) that `draw` can touch for the line, colour glyphs
+    /// included; empty when it draws nothing.
+    static func rows(_ line: TextLine, face: FontFace, baseline: Double) -> Range<Int> {
+        var top = Int.max
+        var bottom = Int.min
+        forEachGlyph(line, face: face, x: 0, baseline: baseline) { glyph, image, _, y in
+            top = min(top, y)
+            bottom = max(bottom, y + max(image.height, glyph.color?.height ?? 0))
+        }
+        return top < bottom ? top..<bottom : 0..<0
+    }
+
     /// The box around the glyphs `draw` puts on an 8-bit layer (colour glyphs are not on it).
     static func inkBounds(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> Ink? {
         var ink: Ink?
@@ -50,6 +62,9 @@ enum TextPainter {
         baseline: Double
     ) {
         forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
+            guard target.reaches(y: Int32(y), height: Int32(max(image.height, glyph.color?.height ?? 0))) else {
+                return
+            }
             if let pixels = glyph.color {
                 // In its own colours; onto an 8-bit layer (no color) it is drawn by the caller.
                 guard color != nil else { return }

@@ -111,12 +111,20 @@ public struct BenchRunner {
     public let duration: Double
     /// The image store's bounds, for the scenes that show pictures (`--image-cache`).
     public let imageLimits: ImageStoreLimits
+    /// With `measuresScanout`, band heights to time the band paths at too (`--band-rows`): the
+    /// frame rendered in windows of that many rows straight into the scan-out buffers.
+    public let bandRows: [Int]
+    /// With `measuresScanout`, the one path to time (its name, "rotate 90 RGB565" or "bands 32
+    /// rotate 0 XRGB8888"); nil times them all. For a cache simulator, which is slow.
+    public let onlyPath: String?
 
     public init(
         scene: BenchScene = .cards1080p, size: PixelSize? = nil, frames: Int? = nil, cards: Int? = nil,
         targetCard: Int? = nil, measuresScanout: Bool = false, duration: Double? = nil,
-        imageLimits: ImageStoreLimits = ImageStoreLimits()
+        imageLimits: ImageStoreLimits = ImageStoreLimits(), bandRows: [Int] = [], onlyPath: String? = nil
     ) {
+        self.bandRows = bandRows
+        self.onlyPath = onlyPath
         self.scene = scene
         self.measuresScanout = measuresScanout
         self.size = size ?? scene.defaultSize
@@ -169,13 +177,21 @@ public struct BenchRunner {
                 ScanoutTimer(frameSize: size, rotation: .none, format: .rgb565),
                 ScanoutTimer(frameSize: size, rotation: .quarter, format: .rgb565),
             ]
-        for path in paths { result.scanout += try pass(scanout: path).scanout }
+        for path in paths where onlyPath == nil || path.name == onlyPath {
+            result.scanout += try pass(scanout: path).scanout
+        }
+        for path in bandPaths() where onlyPath == nil || path.name == onlyPath {
+            result.scanout += try pass(scanout: nil, bands: path).scanout
+        }
+        if let onlyPath, result.scanout.isEmpty {
+            throw RuntimeError("bench: no scan-out path is named \"\(onlyPath)\" (band paths need --band-rows)")
+        }
         return result
     }
 
     /// One run of the scene from its start: the frames' render times, and with `path` that scan-out
     /// path's times for the same frames.
-    private func pass(scanout path: ScanoutTimer?) throws(RuntimeError) -> Result {
+    private func pass(scanout path: ScanoutTimer?, bands: BenchBandPath? = nil) throws(RuntimeError) -> Result {
         let deck = scene.deck(cards: cards)
         let renderer: Renderer
         do {
@@ -202,10 +218,16 @@ public struct BenchRunner {
         // one, an unchanged frame draws nothing); then the scroll or the edits start, and frames
         // 1...N (at k / N of the duration) are timed.
         var changedRows = RowBands(0..<size.height)
-        func render(at target: Double, into buffer: PixelBuffer = buffer) throws(RuntimeError) {
+        func render(at target: Double, into whole: PixelBuffer? = nil) throws(RuntimeError) {
             _ = state.frame(at: FrameTime(timestamp: target - 1.0 / 60, targetTimestamp: target), into: &list)
             do {
-                changedRows = try renderer.render(list, deck: state.deck, into: buffer)
+                // A band pass draws its frames in bands into its scan-out buffers (the warm-up's
+                // whole frames fill the same caches).
+                if whole == nil, let bands {
+                    changedRows = try bands.render(list, deck: state.deck, with: renderer)
+                } else {
+                    changedRows = try renderer.render(list, deck: state.deck, into: whole ?? buffer)
+                }
             } catch {
                 throw RuntimeError(error.message)
             }
@@ -245,13 +267,15 @@ public struct BenchRunner {
         }
         try render(at: start)
         let scanouts = path.map { [$0] } ?? []
-        var scanoutTimes = [[Double]](repeating: [], count: scanouts.count)
-        var frameTimes = [[Double]](repeating: [], count: scanouts.count)
-        var unchangedTimes = [[Double]](repeating: [], count: scanouts.count)
+        var scanoutTimes = [[Double]](repeating: [], count: max(scanouts.count, bands == nil ? 0 : 1))
+        var frameTimes = scanoutTimes
+        var unchangedTimes = scanoutTimes
         for timer in scanouts { _ = timer.present(buffer) }
         /// Frames 1...N from `base` on the virtual clock, each timed alone; paced, frame k first
         /// waits until k / N of the duration has passed on the real clock since the call.
-        func timedFrames(from base: Double, scanouts: [ScanoutTimer]) throws(RuntimeError) -> [Double] {
+        func timedFrames(from base: Double, scanouts: [ScanoutTimer], bands: BenchBandPath? = nil) throws(RuntimeError)
+            -> [Double]
+        {
             var times: [Double] = []
             times.reserveCapacity(frames)
             let realStart = MonotonicClock.now()
@@ -265,6 +289,12 @@ public struct BenchRunner {
                 try render(at: base + target)
                 let renderMilliseconds = (MonotonicClock.now() - start) * 1000
                 times.append(renderMilliseconds)
+                if let bands {
+                    // Render and scan-out are one; the bands' copies timed among them.
+                    scanoutTimes[0].append(bands.scanout.copyMilliseconds)
+                    frameTimes[0].append(renderMilliseconds)
+                    unchangedTimes[0].append(try bands.timeUnchanged(list, deck: state.deck, with: renderer))
+                }
                 for (index, timer) in scanouts.enumerated() {
                     let scanout = timer.present(buffer, changedRows: changedRows)
                     scanoutTimes[index].append(scanout)
@@ -279,7 +309,7 @@ public struct BenchRunner {
             return times
         }
         let pendingBefore = renderer.pendingImagesDrawn
-        let times = try timedFrames(from: start, scanouts: scanouts)
+        let times = try timedFrames(from: start, scanouts: scanouts, bands: bands)
         var images = pictures.map { _ in
             ImageFigures(placeholdersDrawn: renderer.pendingImagesDrawn - pendingBefore)
         }
@@ -315,13 +345,16 @@ public struct BenchRunner {
                 median(unchangedTimes[index])
             )
         }
+        if let bands {
+            result.scanout = [(bands.name, median(scanoutTimes[0]), median(frameTimes[0]), median(unchangedTimes[0]))]
+        }
         return result
     }
 
     /// The edit scenes' changes, all starting on the next frame. transitions-1080p: deletes of the
     /// 2nd, 4th and 6th cards on screen and inserts of three new cards between the others.
     /// update-1080p: the 4th card's content replaced.
-    private func editInView(_ state: inout Scene) throws(RuntimeError) {
+    func editInView(_ state: inout Scene) throws(RuntimeError) {
         let body = "Inserted while the board is shown\nThe cards below make room for it"
         do {
             if scene == .update1080p {

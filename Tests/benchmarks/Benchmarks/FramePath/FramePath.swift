@@ -22,6 +22,15 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()  // before the frame is freed
     }
 
+    // The same frames drawn in bands of 32 rows straight into two alternating buffers (the band
+    // renderer of issue 19): it too must allocate nothing in a steady frame.
+    Benchmark("Frame in bands, steady state (1920x1080, cached cards, 32 rows)") { benchmark in
+        let frames = try BandFrames(cards: 10_000, offset: 5_000.5)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try frames.render() }
+        benchmark.stopMeasurement()  // before the frames are freed
+    }
+
     // The scene and the renderer together, scrolling slowly among cached cards: what each vblank
     // costs `marquee run` in a slow scroll (apart from the copy to the display).
     Benchmark("Frame loop, slow scroll over cached cards (scene + render, 1920x1080)") { benchmark in

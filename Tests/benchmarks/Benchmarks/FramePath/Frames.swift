@@ -122,3 +122,45 @@ final class ScrollingFrames {
         try renderer.render(list, deck: deck, into: buffer)
     }
 }
+
+/// Steady-state frames drawn in bands of 32 rows straight into two alternating "scan-out"
+/// buffers (each band copied row by row into a frame-sized buffer, as the band scan-out copies it
+/// unturned). Three lists half a pixel apart in turn over two buffers, so every frame differs both
+/// from the one on screen and from the one in the buffer it is written into: every row is drawn.
+final class BandFrames {
+    let renderer: Renderer
+    let deck: Deck
+    let lists: [DisplayList]
+    var frame = 0
+    let band = BandBuffer(frameWidth: benchSize.width, frameHeight: benchSize.height, rows: 32)
+    let buffers = (0..<2).map { _ in PixelBuffer(width: benchSize.width, height: benchSize.height) }
+
+    init(cards: Int, offset: Double) throws {
+        let deck = benchDeck(cards: cards)
+        self.deck = deck
+        lists = (0..<3).map { index in
+            var scene = Scene(deck: deck, viewport: benchSize)
+            _ = scene.scroll(to: .offset(offset + 0.5 * Double(index)), duration: 0, curve: .linear, tag: 0)
+            var list = DisplayList()
+            _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1.0 / 60), into: &list)
+            return list
+        }
+        renderer = try Renderer()
+        for _ in 0..<12 { try render() }
+    }
+
+    func render() throws {
+        let target = buffers[frame % 2]
+        let onScreen = buffers[(frame + 1) % 2]
+        let changed = try renderer.render(
+            lists[frame % 3], deck: deck, bandsFor: target, onScreen: onScreen, through: band
+        ) { view, window in
+            for y in window {
+                (target.baseAddress + y * target.stride).update(
+                    from: view.baseAddress + y * view.stride, count: view.width)
+            }
+        }
+        precondition(!changed.isEmpty, "BandFrames: a frame drew nothing")
+        frame += 1
+    }
+}

@@ -1,0 +1,79 @@
+import MarqueeCore
+
+/// Scan-out buffers in ordinary memory written band by band, as the DRM backend would write its
+/// dumb buffers if the renderer drew straight into them (`Renderer.render(_:deck:bandsFor:...)`):
+/// each window of frame rows the renderer hands over is copied at once, turned by `rotation` and
+/// converted to `format`, into the back buffer at its rows. For `marquee bench --scanout` (the
+/// band paths, against the shadow frame's `ScanoutTimer`) and the tests that compare the two.
+///
+/// Each buffer is named by an object of its own (`back`, `front`), which the renderer keeps its
+/// record of that buffer's frame under; `flip()` makes the back buffer the one on screen.
+public final class BandScanout {
+    public let rotation: Rotation
+    public let format: ScanoutFormat
+    public let frameSize: PixelSize
+    private let memory: [UnsafeMutableRawPointer]
+    private let byteCount: Int
+    private let surfaces: [ScanoutSurface]
+    private let keys: [Key]
+    private var next = 0
+    /// False until the first flip: nothing is on screen yet.
+    private var flipped = false
+    /// Milliseconds spent copying bands since `resetCopyTime()`.
+    public private(set) var copyMilliseconds = 0.0
+
+    /// The name of one buffer, for the renderer's record of what it holds.
+    public final class Key {}
+
+    public init(frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2) {
+        self.rotation = rotation
+        self.format = format
+        self.frameSize = frameSize
+        let panel = rotation.panelSize(ofLogical: frameSize)
+        // Laid out as `ScanoutTimer`'s buffers are (DRM's whole 64-byte lines a row in XRGB8888).
+        let bytesPerRow =
+            format.bytesPerPixel == 4
+            ? DumbBuffer.lineAlignedWidth(panel.width) * 4 : panel.width * format.bytesPerPixel
+        byteCount = bytesPerRow * panel.height
+        memory = (0..<buffers).map { _ in
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * panel.height, alignment: 64)
+            bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * panel.height)
+            return bytes
+        }
+        surfaces = memory.map {
+            ScanoutSurface(base: $0, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height, format: format)
+        }
+        keys = (0..<buffers).map { _ in Key() }
+    }
+
+    deinit { for bytes in memory { bytes.deallocate() } }
+
+    /// The buffer written next.
+    public var back: AnyObject { keys[next] }
+    /// The buffer on screen (nil before the first flip).
+    public var front: AnyObject? { flipped ? keys[(next + keys.count - 1) % keys.count] : nil }
+
+    /// Copies `rows` of `frame` (only those rows are read: `frame` may be a band's view) into the
+    /// back buffer.
+    public func copy(_ frame: PixelBuffer, rows: Range<Int>) {
+        let start = MonotonicClock.now()
+        FrameCopier.copy(frame, rows: rows, to: surfaces[next], rotation: rotation)
+        copyMilliseconds += (MonotonicClock.now() - start) * 1000
+    }
+
+    public func resetCopyTime() { copyMilliseconds = 0 }
+
+    /// The back buffer goes on screen; the other one is written next.
+    public func flip() {
+        flipped = true
+        next = (next + 1) % keys.count
+    }
+
+    /// The bytes of the buffer named `key` (for the tests' comparisons).
+    public func bytes(of key: AnyObject) -> [UInt8] {
+        guard let index = keys.firstIndex(where: { $0 === key }) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: memory[index], count: byteCount))
+    }
+
+    public var name: String { "bands rotate \(rotation.rawValue) \(format)" }
+}
