@@ -56,21 +56,21 @@ struct Bench: ParsableCommand {
 
     @Flag(
         help:
-            "Also time the DRM backend's scan-out stage (the copy of the rows each buffer lacks, turned or converted) for each --rotate and for RGB565, into ordinary memory: each path in a pass of the scene of its own, alone and with the render of the same frame."
+            "Also time what a display pays per frame, for each --rotate and for RGB565, into ordinary memory, each path in a pass of the scene of its own: \"rotate 90 XRGB8888\" is the DRM backend's path (rendered in bands of 64 rows straight into the scan-out buffer, each band turned or converted on the way), \"shadow rotate 90 XRGB8888\" a whole frame rendered, then the rows each buffer lacks copied out (DRM's path before the bands). Scan-out alone and with the render of the same frame."
     )
     var scanout = false
 
     @Option(
         name: .customLong("band-rows"),
         help:
-            "With --scanout, also time rendering in bands of this many rows straight into the scan-out buffers (no shadow frame), for each path; a comma-separated list (16,32,64) times each height."
+            "With --scanout, also time rendering in bands of this many rows (\"bands 32 rotate 0 XRGB8888\"), for each path; a comma-separated list (16,32,128) times each height."
     )
     var bandRows: String?
 
     @Option(
         name: .customLong("scanout-path"),
         help:
-            "With --scanout, time only the path of this name (\"rotate 90 RGB565\", \"bands 32 rotate 0 XRGB8888\"): one pass, for a cache simulator."
+            "With --scanout, time only the path of this name (\"rotate 90 RGB565\", \"shadow rotate 0 XRGB8888\", \"bands 32 rotate 0 XRGB8888\"): one pass, for a cache simulator."
     )
     var scanoutPath: String?
 

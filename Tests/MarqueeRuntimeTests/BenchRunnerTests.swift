@@ -122,7 +122,9 @@ final class BenchRunnerTests: XCTestCase {
             result.scanout.map(\.name),
             [
                 "rotate 0 XRGB8888", "rotate 90 XRGB8888", "rotate 180 XRGB8888", "rotate 270 XRGB8888",
-                "rotate 0 RGB565", "rotate 90 RGB565",
+                "rotate 0 RGB565", "rotate 90 RGB565", "shadow rotate 0 XRGB8888", "shadow rotate 90 XRGB8888",
+                "shadow rotate 180 XRGB8888", "shadow rotate 270 XRGB8888", "shadow rotate 0 RGB565",
+                "shadow rotate 90 RGB565",
             ])
         XCTAssertEqual(result.frameMilliseconds.count, 4)
         for path in result.scanout {

@@ -4,5 +4,7 @@
 /// turned in every run, 16 and 32 paid too much per band and 128 (983 KB) no longer fits a
 /// Raspberry Pi 4's 1 MB L2 beside the card images (docs/performance.md).
 extension DRMBackend: BandedScanout {
-    public var bandRows: Int { 64 }
+    /// The band height of every DRM output (and of `bench --scanout`'s display paths).
+    public static let rowsPerBand = 64
+    public var bandRows: Int { Self.rowsPerBand }
 }

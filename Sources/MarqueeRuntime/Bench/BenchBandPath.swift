@@ -9,12 +9,20 @@ final class BenchBandPath {
     let scanout: BandScanout
     let band: BandBuffer
 
-    init(frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat) {
+    /// True for the path the DRM backend takes (its band height): reported under the plain path
+    /// name ("rotate 90 XRGB8888"), the others as "bands N rotate 90 XRGB8888".
+    let isDisplayPath: Bool
+
+    init(frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat, isDisplayPath: Bool = false) {
         scanout = BandScanout(frameSize: frameSize, rotation: rotation, format: format)
         band = BandBuffer(frameWidth: frameSize.width, frameHeight: frameSize.height, rows: rows)
+        self.isDisplayPath = isDisplayPath
     }
 
-    var name: String { "bands \(band.rows) rotate \(scanout.rotation.rawValue) \(scanout.format)" }
+    var name: String {
+        let path = "rotate \(scanout.rotation.rawValue) \(scanout.format)"
+        return isDisplayPath ? path : "bands \(band.rows) \(path)"
+    }
 
     /// Renders `list` into the back buffer in bands and flips it, as DRM's present would; a frame
     /// equal to the one on screen draws and flips nothing. Returns the rows that differ from it.
@@ -43,14 +51,17 @@ final class BenchBandPath {
 }
 
 extension BenchRunner {
-    /// The band paths `bandRows` asks for: each rotation in XRGB8888, then RGB565 unturned and
-    /// turned, per band height.
+    /// The display's band paths (the DRM backend's band height, under the plain path names), then
+    /// those `bandRows` asks for: each rotation in XRGB8888, then RGB565 unturned and turned.
     func bandPaths() -> [BenchBandPath] {
-        bandRows.flatMap { rows in
-            Rotation.allCases.map { BenchBandPath(frameSize: size, rows: rows, rotation: $0, format: .xrgb8888) } + [
-                BenchBandPath(frameSize: size, rows: rows, rotation: .none, format: .rgb565),
-                BenchBandPath(frameSize: size, rows: rows, rotation: .quarter, format: .rgb565),
+        func paths(_ rows: Int, display: Bool) -> [BenchBandPath] {
+            Rotation.allCases.map {
+                BenchBandPath(frameSize: size, rows: rows, rotation: $0, format: .xrgb8888, isDisplayPath: display)
+            } + [
+                BenchBandPath(frameSize: size, rows: rows, rotation: .none, format: .rgb565, isDisplayPath: display),
+                BenchBandPath(frameSize: size, rows: rows, rotation: .quarter, format: .rgb565, isDisplayPath: display),
             ]
         }
+        return paths(DRMBackend.rowsPerBand, display: true) + bandRows.flatMap { paths($0, display: false) }
     }
 }
