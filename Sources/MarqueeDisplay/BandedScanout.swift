@@ -6,6 +6,9 @@ import MarqueeCore
 public protocol BandedScanout: AnyObject {
     /// Rows per band: the band buffer's height (the renderer draws that many rows at a time).
     var bandRows: Int { get }
+    /// Rows the band grid is moved up by, so that band edges fall on the copy's own grid
+    /// (`FrameCopier.bandPhase`): the first band has `bandRows - bandPhase` rows.
+    var bandPhase: Int { get }
     /// Presents the next frame, to be seen at `time.targetTimestamp`. Unless the display shows
     /// nothing now, `draw` is called once with the back buffer (by identity: the renderer keeps a
     /// record of the frame each buffer holds), the buffer on screen (nil when its content does not

@@ -59,7 +59,7 @@ extension Renderer {
                 while top < rows.upperBound {
                     // The damaged rows of one grid window: every window starts on the grid, so
                     // a scroll's (whole-frame) damage is drawn and copied in whole bands.
-                    let index = top / band.rows
+                    let index = band.index(ofRow: top)
                     let window = top..<min(rows.upperBound, band.window(index).upperBound)
                     let (frame, image) = try band.view(index)
                     image.clip(toRows: window)
@@ -79,20 +79,22 @@ extension Renderer {
         return changed
     }
 
-    /// The same, through a band buffer of `rows` rows for frames of `size` that the renderer
-    /// keeps (made once per size: two outputs of different sizes each have theirs).
+    /// The same, through a band buffer of `rows` rows (its grid moved up by `phase` rows) for
+    /// frames of `size` that the renderer keeps (made once per size: two outputs of different
+    /// sizes each have theirs).
     public func render(
         _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, size: PixelSize, rows: Int,
-        sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
+        phase: Int = 0, sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
     ) throws(RenderError) -> RowBands {
         let band: BandBuffer
         if let known = bandBuffers.first(where: {
             $0.width == size.width && $0.frameHeight == size.height && $0.rows == min(rows, size.height)
+                && $0.phase == phase % $0.rows
         }) {
             band = known
         } else {
             if bandBuffers.count == 4 { bandBuffers.removeFirst() }
-            band = BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: rows)
+            band = BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: rows, phase: phase)
             bandBuffers.append(band)
         }
         return try render(list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink)

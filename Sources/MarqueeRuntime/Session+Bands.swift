@@ -15,6 +15,7 @@ extension Session {
                 do throws(RenderError) {
                     return try renderer.render(
                         list, deck: deck, bandsFor: target, onScreen: onScreen, size: size, rows: backend.bandRows,
+                        phase: backend.bandPhase,
                         sink: copy)
                 } catch {
                     failure = error

@@ -15,8 +15,35 @@ final class BandRenderTests: XCTestCase {
     /// buffers, as a display does.
     private static let paths: [(rotation: Rotation, format: ScanoutFormat, rows: Int)] = [
         (.none, .xrgb8888, 32), (.quarter, .xrgb8888, 7), (.half, .xrgb8888, 64), (.threeQuarters, .xrgb8888, 32),
-        (.none, .rgb565, 16), (.quarter, .rgb565, 128),
+        (.none, .rgb565, 16), (.quarter, .rgb565, 128), (.quarter, .xrgb8888, 64),
     ]
+
+    /// With the phase DRM uses, every window edge inside the frame is where a clockwise quarter
+    /// turn's panel lines begin (whole 64-byte lines in XRGB8888 and RGB565), whatever the frame's
+    /// height; other turns keep the grid from row 0.
+    func testClockwiseWindowsEndOnPanelLines() {
+        for height in [1080, 1920, 320, 768, 601, 64, 63] {
+            let phase = FrameCopier.bandPhase(frameHeight: height, rows: 64, rotation: .quarter)
+            let band = BandBuffer(frameWidth: 8, frameHeight: height, rows: 64, phase: phase)
+            var row = 0
+            var index = 0
+            while row < height {
+                let window = band.window(index)
+                XCTAssertEqual(window.lowerBound, row, "windows tile the frame (height \(height))")
+                XCTAssertEqual(band.index(ofRow: window.lowerBound), index)
+                XCTAssertEqual(band.index(ofRow: window.upperBound - 1), index)
+                if window.upperBound < height {
+                    XCTAssertEqual(
+                        (height - window.upperBound) % 32, 0, "height \(height): edge at \(window.upperBound)")
+                }
+                row = window.upperBound
+                index += 1
+            }
+            for rotation in [Rotation.none, .half, .threeQuarters] {
+                XCTAssertEqual(FrameCopier.bandPhase(frameHeight: height, rows: 64, rotation: rotation), 0)
+            }
+        }
+    }
 
     func testBandsEqualTheShadowPathInEveryScenePathAndFormat() throws {
         // The menu is paced in real time with 200 pictures decoding as it goes: left out.
@@ -35,7 +62,10 @@ final class BandRenderTests: XCTestCase {
         let shadows = Self.paths.map { BandScanout(frameSize: size, rotation: $0.rotation, format: $0.format) }
         let bandRenderers = try Self.paths.map { _ in try Renderer() }
         let bands = Self.paths.map {
-            BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: $0.rows, guardRows: 2)
+            BandBuffer(
+                frameWidth: size.width, frameHeight: size.height, rows: $0.rows,
+                phase: FrameCopier.bandPhase(frameHeight: size.height, rows: $0.rows, rotation: $0.rotation),
+                guardRows: 2)
         }
         let scanouts = Self.paths.map { BandScanout(frameSize: size, rotation: $0.rotation, format: $0.format) }
         // departures-1080p's logos through a real image store shared by every renderer; each frame

@@ -33,6 +33,7 @@ final class SessionBandsTests: XCTestCase {
         func presentedFrame() -> PixelBuffer? { nil }
         func restore() {}
         var bandRows: Int { 64 }
+        var bandPhase: Int { FrameCopier.bandPhase(frameHeight: size.height, rows: bandRows, rotation: .quarter) }
 
         func presentInBands(
             at time: FrameTime,

@@ -4,7 +4,7 @@ import MarqueeCore
 /// it to the panel's format on the way. Only the given logical rows are copied: scan-out memory is
 /// often write-combined (DRM dumb buffers) or sent over a slow bus (fbtft's deferred I/O), so
 /// every byte not written counts. The source is only read, the destination only written.
-enum FrameCopier {
+public enum FrameCopier {
     static func copy(_ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation) {
         let panel = rotation.panelSize(ofLogical: frame.size)
         precondition(
@@ -88,6 +88,20 @@ enum FrameCopier {
         case .threeQuarters:
             QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: false, as: Encoding.self)
         }
+    }
+
+    /// How many rows a band renderer's grid of `rows`-row windows should be moved up by
+    /// (`BandBuffer.phase`) so that each window's edges fall where a clockwise quarter turn's
+    /// whole panel lines begin: there frame row y lands on panel column frameHeight - 1 - y, so a
+    /// line (16 pixels of XRGB8888, 32 of RGB565, in a buffer whose rows start on cache lines)
+    /// ends at the frame rows where frameHeight - y is a multiple of the line's pixels. A window
+    /// edge elsewhere splits a line on every panel row into two partial lines of single blocks
+    /// (1080 rows in windows of 64 from row 0: half a line at every edge). Other turns are on the
+    /// grid from row 0.
+    public static func bandPhase(frameHeight: Int, rows: Int, rotation: Rotation) -> Int {
+        // A frame no taller than a band is one window.
+        guard rotation == .quarter, rows > 0, frameHeight > rows else { return 0 }
+        return (rows - frameHeight % rows) % rows
     }
 
     /// Reads scan-out memory back as the panel shows it (for snapshots of an fbdev panel).

@@ -15,7 +15,9 @@ final class BenchBandPath {
 
     init(frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat, isDisplayPath: Bool = false) {
         scanout = BandScanout(frameSize: frameSize, rotation: rotation, format: format)
-        band = BandBuffer(frameWidth: frameSize.width, frameHeight: frameSize.height, rows: rows)
+        band = BandBuffer(
+            frameWidth: frameSize.width, frameHeight: frameSize.height, rows: rows,
+            phase: FrameCopier.bandPhase(frameHeight: frameSize.height, rows: rows, rotation: rotation))
         self.isDisplayPath = isDisplayPath
     }
 
