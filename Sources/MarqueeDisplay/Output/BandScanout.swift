@@ -12,9 +12,7 @@ public final class BandScanout {
     public let rotation: Rotation
     public let format: ScanoutFormat
     public let frameSize: PixelSize
-    private let memory: [UnsafeMutableRawPointer]
-    private let byteCount: Int
-    private let surfaces: [ScanoutSurface]
+    private let memory: ScanoutMemory
     private let keys: [Key]
     private var next = 0
     /// False until the first flip: nothing is on screen yet.
@@ -29,24 +27,9 @@ public final class BandScanout {
         self.rotation = rotation
         self.format = format
         self.frameSize = frameSize
-        let panel = rotation.panelSize(ofLogical: frameSize)
-        // Laid out as `ScanoutTimer`'s buffers are (DRM's whole 64-byte lines a row in XRGB8888).
-        let bytesPerRow =
-            format.bytesPerPixel == 4
-            ? DumbBuffer.lineAlignedWidth(panel.width) * 4 : panel.width * format.bytesPerPixel
-        byteCount = bytesPerRow * panel.height
-        memory = (0..<buffers).map { _ in
-            let bytes = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * panel.height, alignment: 64)
-            bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * panel.height)
-            return bytes
-        }
-        surfaces = memory.map {
-            ScanoutSurface(base: $0, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height, format: format)
-        }
+        memory = ScanoutMemory(frameSize: frameSize, rotation: rotation, format: format, buffers: buffers)
         keys = (0..<buffers).map { _ in Key() }
     }
-
-    deinit { for bytes in memory { bytes.deallocate() } }
 
     /// The buffer written next.
     public var back: AnyObject { keys[next] }
@@ -57,7 +40,7 @@ public final class BandScanout {
     /// back buffer.
     public func copy(_ frame: PixelBuffer, rows: Range<Int>) {
         let start = MonotonicClock.now()
-        FrameCopier.copy(frame, rows: rows, to: surfaces[next], rotation: rotation)
+        FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation)
         copyMilliseconds += (MonotonicClock.now() - start) * 1000
     }
 
@@ -72,7 +55,7 @@ public final class BandScanout {
     /// The bytes of the buffer named `key` (for the tests' comparisons).
     public func bytes(of key: AnyObject) -> [UInt8] {
         guard let index = keys.firstIndex(where: { $0 === key }) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: memory[index], count: byteCount))
+        return memory.bytes(of: index)
     }
 
     public var name: String { "bands rotate \(rotation.rawValue) \(format)" }

@@ -14,8 +14,8 @@ public final class ScanoutTimer {
     private let frameSize: PixelSize
     private let damage: ScanoutDamage
     private var rows: ScanoutRows
-    private let memory: [UnsafeMutableRawPointer]
-    private let surfaces: [ScanoutSurface]
+    private let memory: ScanoutMemory
+    private var surfaces: [ScanoutSurface] { memory.surfaces }
     private var next = 0
     /// False until the first present (DRM commits its first frame whatever changed).
     private var presented = false
@@ -30,25 +30,10 @@ public final class ScanoutTimer {
         self.format = format
         self.hashesRows = hashesRows
         self.frameSize = frameSize
-        let panel = rotation.panelSize(ofLogical: frameSize)
-        // XRGB8888 rows as DRM's dumb buffers lay them out (whole 64-byte lines a row); the
-        // 16-bit formats are fbdev's, whose rows are the panel's width.
-        let bytesPerRow =
-            format.bytesPerPixel == 4
-            ? DumbBuffer.lineAlignedWidth(panel.width) * 4 : panel.width * format.bytesPerPixel
-        memory = (0..<buffers).map { _ in
-            let bytes = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * panel.height, alignment: 64)
-            bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * panel.height)
-            return bytes
-        }
-        surfaces = memory.map {
-            ScanoutSurface(base: $0, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height, format: format)
-        }
+        memory = ScanoutMemory(frameSize: frameSize, rotation: rotation, format: format, buffers: buffers)
         damage = ScanoutDamage(rows: frameSize.height, buffers: buffers)
         rows = ScanoutRows(rows: frameSize.height, buffers: buffers)
     }
-
-    deinit { for bytes in memory { bytes.deallocate() } }
 
     /// Sends `frame` to the next buffer as a backend's `present` would, `changedRows` being what
     /// the renderer wrote (nil: unknown, every row); returns milliseconds.
