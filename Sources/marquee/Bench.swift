@@ -121,7 +121,8 @@ struct Bench: ParsableCommand {
         if scanoutPath != nil, !scanout { throw ValidationError("--scanout-path needs --scanout") }
         if let bandRows {
             guard scanout else { throw ValidationError("--band-rows needs --scanout") }
-            guard bandHeights.count == bandRows.split(separator: ",").count, bandHeights.allSatisfy({ $0 >= 1 })
+            guard bandHeights.count == bandRows.split(separator: ",", omittingEmptySubsequences: false).count,
+                bandHeights.allSatisfy({ $0 >= 1 })
             else { throw ValidationError("--band-rows must be row counts of at least 1 (got \"\(bandRows)\")") }
         }
         if !(1...65_536).contains(imageCache) { throw ValidationError("--image-cache must be from 1 to 65536 MiB") }

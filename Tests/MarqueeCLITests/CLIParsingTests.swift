@@ -79,6 +79,23 @@ final class CLIParsingTests: XCTestCase {
         }
     }
 
+    /// `--band-rows` takes row counts of at least 1, every one of them, and only with `--scanout`;
+    /// `--scanout-path` only with `--scanout`.
+    func testBandRowsAndScanoutPath() throws {
+        let bench = try XCTUnwrap(Marquee.parseAsRoot(["bench", "--scanout", "--band-rows", "32,128"]) as? Bench)
+        XCTAssertEqual(bench.bandHeights, [32, 128])
+        for rows in ["0", "abc", "64,,32", "32,", "-8"] {
+            XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--scanout", "--band-rows", rows]), rows)
+        }
+        XCTAssertThrowsError(try Marquee.parseAsRoot(["bench", "--band-rows", "32"]), "--band-rows needs --scanout")
+        XCTAssertThrowsError(
+            try Marquee.parseAsRoot(["bench", "--scanout-path", "rotate 0 XRGB8888"]), "--scanout-path needs --scanout")
+        XCTAssertEqual(
+            try XCTUnwrap(
+                Marquee.parseAsRoot(["bench", "--scanout", "--scanout-path", "shadow rotate 90 RGB565"]) as? Bench
+            ).scanoutPath, "shadow rotate 90 RGB565")
+    }
+
     func testBenchScenes() {
         XCTAssertEqual(BenchScene.cards1080p.defaultFrames, 120, "SPEC §10: 2 s at 60 Hz")
         XCTAssertEqual(BenchScene.transitions1080p.defaultFrames, 21, "0.35 s at 60 Hz")
