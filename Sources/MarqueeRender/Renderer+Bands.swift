@@ -22,19 +22,10 @@ extension Renderer {
         _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, through band: BandBuffer,
         sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
     ) throws(RenderError) -> RowBands {
-        try prepare(style: deck.style)
-        if deck.templates != templates {
-            templates = deck.templates
-            removeContents()
-        }
-        guard let rasterizer, let fonts, let headerColor, let resolver else {
+        let height = band.frameHeight
+        guard let tools = try beginFrame(list, deck: deck, width: band.width, height: height) else {
             throw RenderError(.imageCreationFailed, "the renderer has no style")
         }
-        let width = band.width
-        let height = band.frameHeight
-        describe(
-            list, deck: deck, width: width, height: height, headerReach: fonts.header.pixelSize, resolver: resolver)
-        prefetchImages(list, deck: deck, resolver: resolver)
         var changed = RowBands(0..<height)
         if let onScreen, let shown = bandRecords.firstIndex(where: { $0.buffer === onScreen }) {
             damage.compute(from: bandRecords[shown].drawn, to: wanted)
@@ -46,11 +37,7 @@ extension Renderer {
         damage.compute(from: bandRecords[record].drawn, to: wanted)
         swap(&bandRecords[record].drawn, &wanted)
         guard !damage.bands.isEmpty else { return changed }
-        layersMadeThisFrame = 0
-        runMapsBuiltThisFrame = 0
-        frameNumber &+= 1
-        rastersMadeBeforeFrame = cache.rasterizedCount
-        planInteriors(list, deck: deck)
+        startDrawing(list, deck: deck)
         var first = true
         do {
             for damaged in damage.bands {
@@ -66,7 +53,7 @@ extension Renderer {
                     defer { image.clip(toRows: nil) }
                     try draw(
                         list, deck: deck, rows: window, onto: image, drawn: bandRecords[record].drawn,
-                        plansBackground: first, with: (rasterizer, fonts, headerColor))
+                        plansBackground: first, with: tools)
                     first = false
                     sink(frame, window)
                     top = window.upperBound

@@ -9,13 +9,13 @@ public final class Renderer {
     private let fontOverride: String?
     private var locator: FontLocator?
     private var style: Style?
-    var fonts: FontSet?
-    var rasterizer: CardRasterizer?
-    var resolver: CardResolver?
+    private var fonts: FontSet?
+    private var rasterizer: CardRasterizer?
+    private var resolver: CardResolver?
     /// Bands and the alert are opaque whatever the style's `cardAlpha`: the content passes under
     /// a band, and an alert must be read over anything.
     private var overlayResolver: CardResolver?
-    var headerColor: PixmanImage?
+    private var headerColor: PixmanImage?
     /// Solid sources of text colours, and marquee lines' coverage, shared by every card.
     private let colors = SolidColors()
     private let strips = MarqueeStrips()
@@ -28,7 +28,7 @@ public final class Renderer {
     /// The alert's card resolved with its own template (it may name one the deck lacks).
     private var alertContent: (key: CardRasterCache.Key, template: CardTemplate, content: CardContent)?
     /// The templates the cached contents were resolved with.
-    var templates: [String: CardTemplate] = [:]
+    private var templates: [String: CardTemplate] = [:]
     /// The cards crossfading some elements in the frame being drawn, with the frame rows.
     private var fadings: [(id: String, rows: [Range<Int>])] = []
     /// Per item of the frame being drawn, its card's content (nil for headers).
@@ -47,7 +47,7 @@ public final class Renderer {
     public private(set) var nextRedraw: Double?
     /// The offset of the last frame, for the scroll's direction (prefetch).
     private var lastOffset: Double = 0
-    let cache: CardRasterCache
+    private let cache: CardRasterCache
     /// Text layers of cards drawn as they are (the common case), held by their `CardContent`
     /// (found with the content, without a lookup of their own) and bounded by memory: the least
     /// recently drawn go first when `layerBudget` is exceeded.
@@ -55,17 +55,17 @@ public final class Renderer {
     /// Text layers made in the frame being drawn. Making a layer costs more than drawing the text
     /// glyph by glyph, so when a scroll slows down and many cards come back at once (the end of
     /// an ease-in-out), the layers are spread over the next frames instead of all made in one.
-    var layersMadeThisFrame = 0
+    private var layersMadeThisFrame = 0
     private static let layersPerFrame = 2
     /// Maps of uniform blocks (`UniformBlockRuns`) built in the frame being drawn, frames drawn,
     /// and the raster cache's count of rasters made when the frame began. A transition's first
     /// frames make the rasters of every card it turns or scales; a raster's map (about half a
     /// millisecond here, a 1840x160 card) waits until its third frame, in a frame that makes no
     /// raster, one a frame, so that no frame pays for them all at once.
-    var runMapsBuiltThisFrame = 0
+    private var runMapsBuiltThisFrame = 0
     private static let runMapsPerFrame = 1
-    var frameNumber = 0
-    var rastersMadeBeforeFrame = 0
+    private var frameNumber = 0
+    private var rastersMadeBeforeFrame = 0
     /// Surfaces shared by every card of the same size, fill and boxes.
     private var backgrounds: [CardSurface: PixmanImage] = [:]
     /// Section headers: their laid-out titles and, for transformed ones, their images.
@@ -124,7 +124,7 @@ public final class Renderer {
     }
 
     /// Forgets every resolved card and everything drawn from them.
-    func removeContents() {
+    private func removeContents() {
         alertContent = nil
         contents.removeAll(keepingCapacity: true)
         cache.removeAll()
@@ -180,40 +180,29 @@ public final class Renderer {
     /// Empty when nothing changed.
     @discardableResult
     public func render(_ list: DisplayList, deck: Deck, into buffer: PixelBuffer) throws(RenderError) -> RowBands {
-        try prepare(style: deck.style)
-        if deck.templates != templates {
-            templates = deck.templates
-            removeContents()
+        guard let tools = try beginFrame(list, deck: deck, width: buffer.width, height: buffer.height) else {
+            return RowBands(0..<buffer.height)
         }
-        guard let rasterizer, let fonts, let headerColor, let resolver else { return RowBands(0..<buffer.height) }
         let target = try targetIndex(for: buffer)
         let image = targets[target].image
-        describe(
-            list, deck: deck, width: buffer.width, height: buffer.height, headerReach: fonts.header.pixelSize,
-            resolver: resolver)
-        prefetchImages(list, deck: deck, resolver: resolver)
         damage.compute(from: targets[target].drawn, to: wanted)
         // The buffer's record becomes this frame (the old record's storage is reused next frame);
         // a frame that fails part-way leaves the buffer's content unknown.
         swap(&targets[target].drawn, &wanted)
         guard !damage.bands.isEmpty else { return RowBands() }
-        layersMadeThisFrame = 0
-        runMapsBuiltThisFrame = 0
-        frameNumber &+= 1
-        rastersMadeBeforeFrame = cache.rasterizedCount
-        planInteriors(list, deck: deck)
+        startDrawing(list, deck: deck)
         do {
             if damage.bands.count == 1, damage.bands[0] == 0..<buffer.height {
                 try draw(
                     list, deck: deck, rows: nil, onto: image, drawn: targets[target].drawn,
-                    with: (rasterizer, fonts, headerColor))
+                    with: tools)
             } else {
                 for band in damage.bands {
                     image.clip(toRows: band)
                     defer { image.clip(toRows: nil) }
                     try draw(
                         list, deck: deck, rows: band, onto: image, drawn: targets[target].drawn,
-                        with: (rasterizer, fonts, headerColor))
+                        with: tools)
                 }
             }
         } catch {
@@ -225,8 +214,38 @@ public final class Renderer {
         return RowBands(damage.bands)
     }
 
+    /// What drawing a frame needs from the current style.
+    typealias Tools = (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
+
+    /// The start of every frame, whole or in bands: the deck's style and templates taken (cached
+    /// cards forgotten when they changed), the frame `list` draws described into `wanted` for a
+    /// `width` x `height` frame, and the pictures ahead asked for. Nil when no style could be
+    /// prepared.
+    func beginFrame(_ list: DisplayList, deck: Deck, width: Int, height: Int) throws(RenderError) -> Tools? {
+        try prepare(style: deck.style)
+        if deck.templates != templates {
+            templates = deck.templates
+            removeContents()
+        }
+        guard let rasterizer, let fonts, let headerColor, let resolver else { return nil }
+        describe(
+            list, deck: deck, width: width, height: height, headerReach: fonts.header.pixelSize, resolver: resolver)
+        prefetchImages(list, deck: deck, resolver: resolver)
+        return (rasterizer, fonts, headerColor)
+    }
+
+    /// Once a frame is known to draw something: the per-frame budgets (text layers, maps of
+    /// uniform blocks) start again, and the cards drawn over the uniform background are planned.
+    func startDrawing(_ list: DisplayList, deck: Deck) {
+        layersMadeThisFrame = 0
+        runMapsBuiltThisFrame = 0
+        frameNumber &+= 1
+        rastersMadeBeforeFrame = cache.rasterizedCount
+        planInteriors(list, deck: deck)
+    }
+
     /// Describes the frame `list` draws, item by item, into `wanted`.
-    func describe(
+    private func describe(
         _ list: DisplayList, deck: Deck, width: Int, height: Int, headerReach: Int, resolver: CardResolver
     ) {
         wanted.width = width
@@ -340,7 +359,7 @@ public final class Renderer {
     /// clip then keeps pixman within the rows, and the turned-card compositor is told them).
     func draw(
         _ list: DisplayList, deck: Deck, rows: Range<Int>?, onto image: PixmanImage, drawn: DrawnFrame,
-        plansBackground: Bool = true, with tools: (rasterizer: CardRasterizer, fonts: FontSet, headerColor: PixmanImage)
+        plansBackground: Bool = true, with tools: Tools
     ) throws(RenderError) {
         let (rasterizer, fonts, headerColor) = tools
         fillBackground(list.background, of: image, plans: plansBackground)
@@ -532,7 +551,7 @@ public final class Renderer {
 
     /// Asks the image provider for the pictures of the cards just past the viewport's edge in
     /// the scroll's direction, so they are decoded before they come into view.
-    func prefetchImages(_ list: DisplayList, deck: Deck, resolver: CardResolver) {
+    private func prefetchImages(_ list: DisplayList, deck: Deck, resolver: CardResolver) {
         guard let provider = imageProvider, !deck.templates.isEmpty else { return }
         let forward = list.offset >= lastOffset
         var edge: (index: Int, frame: Rect)?
@@ -573,7 +592,7 @@ public final class Renderer {
     /// Decides, per item, whether its card is drawn straight over the uniform background: drawn
     /// as it is, and overlapping nothing drawn before it. Then card color OVER background is a
     /// constant for every pixel outside the anti-aliased corner rows, written without blending.
-    func planInteriors(_ list: DisplayList, deck: Deck) {
+    private func planInteriors(_ list: DisplayList, deck: Deck) {
         interiors.removeAll(keepingCapacity: true)
         let background = list.background
         for (index, item) in list.items.enumerated() {
