@@ -47,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // A JSON string's end found sixteen bytes at a time (SSE2, NEON; one inline function).
         .systemLibrary(name: "CScan", path: "Sources/CScan"),
+        // Streaming stores into scan-out memory (one inline function a width; no library to link).
+        .systemLibrary(name: "CStream", path: "Sources/CStream"),
 
         .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
@@ -55,7 +57,7 @@ let package = Package(
                 "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
             ]
         ),
-        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat"]),
+        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",

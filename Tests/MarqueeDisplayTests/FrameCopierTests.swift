@@ -58,8 +58,13 @@ final class FrameCopierTests: XCTestCase {
     /// and a band of rows not aligned to four, must land where the panel shows it, in every
     /// scan-out format, and nothing outside the band may be written.
     func testEveryRotationPlacesEveryPixelInEveryFormat() {
-        let width = 2 * QuarterTurn.tileColumns + 45
-        let height = QuarterTurn.bandRows + 43
+        // An odd width, and one of whole blocks of four (the half turn streams only those).
+        for width in [2 * QuarterTurn.tileColumns + 45, 2 * QuarterTurn.tileColumns + 44] {
+            checkEveryRotationPlacesEveryPixelInEveryFormat(width: width, height: QuarterTurn.bandRows + 43)
+        }
+    }
+
+    private func checkEveryRotationPlacesEveryPixelInEveryFormat(width: Int, height: Int) {
         let frame = PixelBuffer(width: width, height: height)
         var random = SplitMix64(seed: 3)
         // Every byte random, the fourth included (`pixel(x:y:)` hides it; the copy must not).
@@ -69,49 +74,85 @@ final class FrameCopierTests: XCTestCase {
             for y in 0..<height { for x in 0..<width { pixels[y * frame.stride + x] = values[y * width + x] } }
         }
         let band = 5..<(height - 6)
-        for format in [ScanoutFormat.xrgb8888, .xbgr8888, .rgb565, .bgr565] {
-            for rotation in Rotation.allCases {
-                let panel = rotation.panelSize(ofLogical: frame.size)
-                let bytesPerRow = panel.width * format.bytesPerPixel + 8  // padded rows, as panels have
-                var memory = [UInt8](repeating: 0xAB, count: bytesPerRow * panel.height)
-                memory.withUnsafeMutableBytes { raw in
-                    let surface = ScanoutSurface(
-                        base: raw.baseAddress!, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height,
-                        format: format)
-                    FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation)
+        // Padded rows (as some panels have: stores not aligned, so never streamed), and
+        // rows in whole 64-byte lines from an aligned base (as DRM's dumb buffers: streamed).
+        for lineAligned in [false, true] {
+            for format in [ScanoutFormat.xrgb8888, .xbgr8888, .rgb565, .bgr565] {
+                for rotation in Rotation.allCases {
+                    let panel = rotation.panelSize(ofLogical: frame.size)
+                    let rowBytes = panel.width * format.bytesPerPixel
+                    // Padded by 8 bytes, or 12 where 8 would make whole 16-byte blocks.
+                    let padded = (rowBytes + 8) % 16 == 0 ? rowBytes + 12 : rowBytes + 8
+                    let bytesPerRow = lineAligned ? (rowBytes + 63) / 64 * 64 : padded
+                    let memory = copied(
+                        frame, rows: band, rotation: rotation, format: format, bytesPerRow: bytesPerRow)
+                    XCTAssertEqual(
+                        StreamingStore.allowed(base: memory.base, bytesPerRow: bytesPerRow), lineAligned,
+                        "the layouts tried are the streamed and the stored ones")
+                    XCTAssertEqual(
+                        wrongPixels(
+                            values, width: width, height: height, band: band, rotation: rotation, format: format,
+                            memory: memory.bytes, bytesPerRow: bytesPerRow),
+                        0,
+                        "\(width)x\(height) \(format) \(rotation), rows \(lineAligned ? "in whole lines" : "padded")"
+                    )
+                    memory.base.deallocate()
                 }
-                var wrong = 0
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let (panelX, panelY) =
-                            switch rotation {
-                            case .none: (x, y)
-                            case .quarter: (height - 1 - y, x)
-                            case .half: (width - 1 - x, height - 1 - y)
-                            case .threeQuarters: (y, width - 1 - x)
-                            }
-                        let offset = panelY * bytesPerRow + panelX * format.bytesPerPixel
-                        let stored = (0..<format.bytesPerPixel).reduce(UInt32(0)) { word, byte in
-                            word | UInt32(memory[offset + byte]) << (8 * byte)
-                        }
-                        let pixel = values[y * width + x]
-                        let expected: UInt32
-                        if !band.contains(y) {
-                            expected = format.bytesPerPixel == 4 ? 0xABAB_ABAB : 0xABAB
-                        } else {
-                            switch format {
-                            case .xrgb8888: expected = XRGB8888Encoding.encode(pixel)
-                            case .xbgr8888: expected = XBGR8888Encoding.encode(pixel)
-                            case .rgb565: expected = UInt32(RGB565Encoding.encode(pixel))
-                            case .bgr565: expected = UInt32(BGR565Encoding.encode(pixel))
-                            }
-                        }
-                        if stored != expected { wrong += 1 }
-                    }
-                }
-                XCTAssertEqual(wrong, 0, "\(format) \(rotation)")
             }
         }
+    }
+
+    /// `frame`'s rows `band` copied into fresh scan-out memory (64-byte aligned, every byte 0xAB
+    /// first): its base and its bytes.
+    private func copied(
+        _ frame: PixelBuffer, rows band: Range<Int>, rotation: Rotation, format: ScanoutFormat, bytesPerRow: Int
+    ) -> (base: UnsafeMutableRawPointer, bytes: [UInt8]) {
+        let panel = rotation.panelSize(ofLogical: frame.size)
+        let count = bytesPerRow * panel.height
+        let base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        base.initializeMemory(as: UInt8.self, repeating: 0xAB, count: count)
+        let surface = ScanoutSurface(
+            base: base, bytesPerRow: bytesPerRow, width: panel.width, height: panel.height, format: format)
+        FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation)
+        return (base, Array(UnsafeRawBufferPointer(start: base, count: count)))
+    }
+
+    /// How many frame pixels are not where the panel shows them, encoded, with 0xAB bytes left
+    /// outside `band`.
+    private func wrongPixels(
+        _ values: [UInt32], width: Int, height: Int, band: Range<Int>, rotation: Rotation, format: ScanoutFormat,
+        memory: [UInt8], bytesPerRow: Int
+    ) -> Int {
+        var wrong = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let (panelX, panelY) =
+                    switch rotation {
+                    case .none: (x, y)
+                    case .quarter: (height - 1 - y, x)
+                    case .half: (width - 1 - x, height - 1 - y)
+                    case .threeQuarters: (y, width - 1 - x)
+                    }
+                let offset = panelY * bytesPerRow + panelX * format.bytesPerPixel
+                let stored = (0..<format.bytesPerPixel).reduce(UInt32(0)) { word, byte in
+                    word | UInt32(memory[offset + byte]) << (8 * byte)
+                }
+                let pixel = values[y * width + x]
+                let expected: UInt32
+                if !band.contains(y) {
+                    expected = format.bytesPerPixel == 4 ? 0xABAB_ABAB : 0xABAB
+                } else {
+                    switch format {
+                    case .xrgb8888: expected = XRGB8888Encoding.encode(pixel)
+                    case .xbgr8888: expected = XBGR8888Encoding.encode(pixel)
+                    case .rgb565: expected = UInt32(RGB565Encoding.encode(pixel))
+                    case .bgr565: expected = UInt32(BGR565Encoding.encode(pixel))
+                    }
+                }
+                if stored != expected { wrong += 1 }
+            }
+        }
+        return wrong
     }
 
     func testOnlyTheGivenRowsAreWritten() {

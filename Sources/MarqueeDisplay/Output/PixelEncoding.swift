@@ -61,7 +61,9 @@ enum RGB565Encoding: PixelEncoding {
 }
 
 enum BGR565Encoding: PixelEncoding {
-    @inline(__always) static func encode(_ xrgb: UInt32) -> UInt16 { RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb)) }
+    @inline(__always) static func encode(_ xrgb: UInt32) -> UInt16 {
+        RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb))
+    }
     @inline(__always) static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt16> {
         RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb))
     }
@@ -70,5 +72,7 @@ enum BGR565Encoding: PixelEncoding {
         let greenBlue = halves.evenHalf, red = halves.oddHalf
         return ((greenBlue &<< 8) & 0xF800) | ((greenBlue &>> 5) & 0x07E0) | ((red &>> 3) & 0x001F)
     }
-    @inline(__always) static func decode(_ word: UInt16) -> UInt32 { XBGR8888Encoding.decode(RGB565Encoding.decode(word)) }
+    @inline(__always) static func decode(_ word: UInt16) -> UInt32 {
+        XBGR8888Encoding.decode(RGB565Encoding.decode(word))
+    }
 }

@@ -39,6 +39,8 @@ enum QuarterTurn {
         let wordSize = MemoryLayout<Encoding.Word>.size
         let bytesPerRow = surface.bytesPerRow
         let base = surface.base
+        // Whole lines are streamed past the cache when their stores are aligned (StreamingStore).
+        let streaming = StreamingStore.allowed(base: base, bytesPerRow: bytesPerRow)
         // Clockwise, frame (x, y) lands on panel (frameHeight - 1 - y, x); counter-clockwise, on
         // panel (y, frameWidth - 1 - x). Frame column x is panel row `panelRow(x)`, and a run of
         // frame rows y..<y + n lands, in the panel row's order, at panel x `panelX(y, n)`.
@@ -124,7 +126,7 @@ enum QuarterTurn {
                 let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let (first, second) = clockwise ? (b, a) : (a, b)
-                first.store(second, into: row0, row1, row2, row3)
+                first.store(second, into: row0, row1, row2, row3, streaming: streaming)
             } else {
                 let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
@@ -133,9 +135,9 @@ enum QuarterTurn {
                 let d = Transpose.octet(
                     at: from + 3 &* eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 if clockwise {
-                    d.store(c, b, a, into: row0, row1, row2, row3)
+                    d.store(c, b, a, into: row0, row1, row2, row3, streaming: streaming)
                 } else {
-                    a.store(b, c, d, into: row0, row1, row2, row3)
+                    a.store(b, c, d, into: row0, row1, row2, row3, streaming: streaming)
                 }
             }
         }
@@ -148,6 +150,7 @@ enum QuarterTurn {
             band(top, bottom, lines: true)
             top = bottom
         }
+        if streaming { StreamingStore.fence() }
     }
 }
 
@@ -220,41 +223,42 @@ struct Octet<Word: SIMDScalar> {
     /// row in the 32-bit formats, front to back.
     @inline(__always) func store(
         _ next: Octet, into row0: UnsafeMutableRawPointer, _ row1: UnsafeMutableRawPointer,
-        _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer
+        _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer, streaming: Bool
     ) {
         let size = MemoryLayout<SIMD8<Word>>.size
-        row0.storeBytes(of: column0, as: SIMD8<Word>.self)
-        row0.storeBytes(of: next.column0, toByteOffset: size, as: SIMD8<Word>.self)
-        row1.storeBytes(of: column1, as: SIMD8<Word>.self)
-        row1.storeBytes(of: next.column1, toByteOffset: size, as: SIMD8<Word>.self)
-        row2.storeBytes(of: column2, as: SIMD8<Word>.self)
-        row2.storeBytes(of: next.column2, toByteOffset: size, as: SIMD8<Word>.self)
-        row3.storeBytes(of: column3, as: SIMD8<Word>.self)
-        row3.storeBytes(of: next.column3, toByteOffset: size, as: SIMD8<Word>.self)
+        StreamingStore.store(column0, to: row0, streaming: streaming)
+        StreamingStore.store(next.column0, to: row0 + size, streaming: streaming)
+        StreamingStore.store(column1, to: row1, streaming: streaming)
+        StreamingStore.store(next.column1, to: row1 + size, streaming: streaming)
+        StreamingStore.store(column2, to: row2, streaming: streaming)
+        StreamingStore.store(next.column2, to: row2 + size, streaming: streaming)
+        StreamingStore.store(column3, to: row3, streaming: streaming)
+        StreamingStore.store(next.column3, to: row3 + size, streaming: streaming)
     }
 
     /// Stores this octet then three more into each of the four panel rows: a line of 64 bytes
     /// per row in the 16-bit formats, front to back.
     @inline(__always) func store(
         _ second: Octet, _ third: Octet, _ fourth: Octet, into row0: UnsafeMutableRawPointer,
-        _ row1: UnsafeMutableRawPointer, _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer
+        _ row1: UnsafeMutableRawPointer, _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer,
+        streaming: Bool
     ) {
         let size = MemoryLayout<SIMD8<Word>>.size
-        row0.storeBytes(of: column0, as: SIMD8<Word>.self)
-        row0.storeBytes(of: second.column0, toByteOffset: size, as: SIMD8<Word>.self)
-        row0.storeBytes(of: third.column0, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
-        row0.storeBytes(of: fourth.column0, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
-        row1.storeBytes(of: column1, as: SIMD8<Word>.self)
-        row1.storeBytes(of: second.column1, toByteOffset: size, as: SIMD8<Word>.self)
-        row1.storeBytes(of: third.column1, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
-        row1.storeBytes(of: fourth.column1, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
-        row2.storeBytes(of: column2, as: SIMD8<Word>.self)
-        row2.storeBytes(of: second.column2, toByteOffset: size, as: SIMD8<Word>.self)
-        row2.storeBytes(of: third.column2, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
-        row2.storeBytes(of: fourth.column2, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
-        row3.storeBytes(of: column3, as: SIMD8<Word>.self)
-        row3.storeBytes(of: second.column3, toByteOffset: size, as: SIMD8<Word>.self)
-        row3.storeBytes(of: third.column3, toByteOffset: 2 &* size, as: SIMD8<Word>.self)
-        row3.storeBytes(of: fourth.column3, toByteOffset: 3 &* size, as: SIMD8<Word>.self)
+        StreamingStore.store(column0, to: row0, streaming: streaming)
+        StreamingStore.store(second.column0, to: row0 + size, streaming: streaming)
+        StreamingStore.store(third.column0, to: row0 + 2 &* size, streaming: streaming)
+        StreamingStore.store(fourth.column0, to: row0 + 3 &* size, streaming: streaming)
+        StreamingStore.store(column1, to: row1, streaming: streaming)
+        StreamingStore.store(second.column1, to: row1 + size, streaming: streaming)
+        StreamingStore.store(third.column1, to: row1 + 2 &* size, streaming: streaming)
+        StreamingStore.store(fourth.column1, to: row1 + 3 &* size, streaming: streaming)
+        StreamingStore.store(column2, to: row2, streaming: streaming)
+        StreamingStore.store(second.column2, to: row2 + size, streaming: streaming)
+        StreamingStore.store(third.column2, to: row2 + 2 &* size, streaming: streaming)
+        StreamingStore.store(fourth.column2, to: row2 + 3 &* size, streaming: streaming)
+        StreamingStore.store(column3, to: row3, streaming: streaming)
+        StreamingStore.store(second.column3, to: row3 + size, streaming: streaming)
+        StreamingStore.store(third.column3, to: row3 + 2 &* size, streaming: streaming)
+        StreamingStore.store(fourth.column3, to: row3 + 3 &* size, streaming: streaming)
     }
 }

@@ -1,0 +1,55 @@
+import CStream
+
+/// Stores into scan-out memory that bypass the cache when the destination allows it (CStream's
+/// header says why). `streaming` is decided once per copy: the addresses must be 16-byte aligned.
+enum StreamingStore {
+    /// Whether every 16-byte store at a 16-byte offset of any row of `surface` is aligned.
+    static func allowed(base: UnsafeMutableRawPointer, bytesPerRow: Int) -> Bool {
+        Int(bitPattern: base) % 16 == 0 && bytesPerRow % 16 == 0
+    }
+
+    /// Eight words at `to`: streamed when `streaming` (`to` then 16-byte aligned), stored otherwise.
+    @inline(__always) static func store<Word: SIMDScalar>(
+        _ words: SIMD8<Word>, to: UnsafeMutableRawPointer, streaming: Bool
+    ) {
+        if streaming && Word.self == UInt32.self {
+            let wide = unsafeBitCast(words, to: SIMD8<UInt32>.self)
+            marquee_stream_u32x4_store(to, wide.lowHalf)
+            marquee_stream_u32x4_store(to + 16, wide.highHalf)
+        } else if streaming && Word.self == UInt16.self {
+            marquee_stream_u16x8_store(to, unsafeBitCast(words, to: SIMD8<UInt16>.self))
+        } else {
+            to.storeBytes(of: words, as: SIMD8<Word>.self)
+        }
+    }
+
+    /// Four 32-bit words at `to` (16-byte aligned when `streaming`).
+    @inline(__always) static func store(_ words: SIMD4<UInt32>, to: UnsafeMutableRawPointer, streaming: Bool) {
+        if streaming {
+            marquee_stream_u32x4_store(to, words)
+        } else {
+            to.storeBytes(of: words, as: SIMD4<UInt32>.self)
+        }
+    }
+
+    /// `byteCount` bytes from `from` to `to` (16-byte aligned): 64 bytes a step streamed, the
+    /// rest stored.
+    @inline(__always) static func copyRow(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, byteCount: Int) {
+        var offset = 0
+        while offset &+ 64 <= byteCount {
+            let a = from.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            let b = from.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            let c = from.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD4<UInt32>.self)
+            let d = from.loadUnaligned(fromByteOffset: offset &+ 48, as: SIMD4<UInt32>.self)
+            marquee_stream_u32x4_store(to + offset, a)
+            marquee_stream_u32x4_store(to + (offset &+ 16), b)
+            marquee_stream_u32x4_store(to + (offset &+ 32), c)
+            marquee_stream_u32x4_store(to + (offset &+ 48), d)
+            offset &+= 64
+        }
+        if offset < byteCount { (to + offset).copyMemory(from: from + offset, byteCount: byteCount &- offset) }
+    }
+
+    /// Makes the streamed stores visible before the buffer is handed on.
+    @inline(__always) static func fence() { marquee_stream_fence() }
+}
