@@ -619,18 +619,17 @@ public final class Renderer {
             top = max(top, Int32(rows.lowerBound))
             bottom = min(bottom, Int32(rows.upperBound))
         }
-        var box = pixman_box32_t(
+        let box = pixman_box32_t(
             x1: max(0, Int32(frame.x.rounded())), y1: top, x2: min(Int32(image.width), Int32(frame.maxX.rounded())),
             y2: bottom)
         guard box.x2 > box.x1, box.y2 > box.y1 else { return }
-        var solid = pixman_color_t(color)
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &solid, 1, &box)
+        SolidFill.fill(box, with: pixman_color_t(color), of: image)
     }
 
     /// Paints the background, leaving out the card interiors that will be written over it (their
     /// boxes worked out anew unless `plans` is false: the later windows of a frame drawn in bands).
     private func fillBackground(_ color: Color, of image: PixmanImage, plans: Bool) {
-        var background = pixman_color_t(color)
+        let background = pixman_color_t(color)
         if plans {
             uncovered.removeAllHoles()
             for interior in interiors {
@@ -638,10 +637,8 @@ public final class Renderer {
             }
             uncovered.compute(width: Int32(image.width), height: Int32(image.height))
         }
-        // One box per call: given several, pixman builds a region from them, which allocates on
-        // every frame; a single box is filled without.
-        for var box in uncovered.result where image.reaches(y: box.y1, height: box.y2 - box.y1) {
-            _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, 1, &box)
+        for box in uncovered.result where image.reaches(y: box.y1, height: box.y2 - box.y1) {
+            SolidFill.fill(box, with: background, of: image)
         }
     }
 
@@ -657,14 +654,14 @@ public final class Renderer {
         interior.forEachConstantBox { box, pixel in
             // pixman_image_fill_boxes does not clip to the image: a card partly off screen would
             // be written out of bounds.
-            var box = pixman_box32_t(
+            let box = pixman_box32_t(
                 x1: max(box.x1, 0), y1: max(box.y1, 0), x2: min(box.x2, Int32(image.width)),
                 y2: min(box.y2, Int32(image.height)))
             guard box.x2 > box.x1, box.y2 > box.y1, image.reaches(y: box.y1, height: box.y2 - box.y1) else { return }
-            var color = pixman_color_t(
+            let color = pixman_color_t(
                 red: UInt16((pixel >> 16) & 0xFF) * 257, green: UInt16((pixel >> 8) & 0xFF) * 257,
                 blue: UInt16(pixel & 0xFF) * 257, alpha: 0xFFFF)
-            pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &color, 1, &box)
+            SolidFill.fill(box, with: color, of: image)
         }
         // The anti-aliased corners, blended from the shared surface image.
         let background = try sharedBackground(content.surface, rasterizer: rasterizer)

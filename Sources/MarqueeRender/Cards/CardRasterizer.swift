@@ -41,21 +41,20 @@ struct CardRasterizer {
     /// than it saves.
     func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32) {
         // Drawn into a window of rows (a band, a damaged band): the lines outside it are skipped.
-        var rows: [Range<Int>]?
-        if image.clipRows != nil {
-            if content.textRows == nil {
-                content.textRows = content.texts.map {
-                    TextPainter.rows($0.line, face: $0.face, baseline: $0.baseline)
-                }
-            }
-            rows = content.textRows
-        }
+        // The first window that draws the card draws every line, measuring the rows each can
+        // touch as it goes (its glyphs outside the window are not composited), for the next ones.
+        let rows = image.clipRows == nil ? nil : content.textRows
+        let measures = image.clipRows != nil && rows == nil
+        var measured: [Range<Int>] = []
+        if measures { measured.reserveCapacity(content.texts.count) }
+        defer { if measures { content.textRows = measured } }
         for (index, text) in content.texts.enumerated() {
             if let line = rows?[index], !image.reaches(y: y + Int32(line.lowerBound), height: Int32(line.count)) {
                 continue
             }
-            guard let color = colors.image(text.color) else { continue }
-            if let clip = text.clip {
+            guard let color = colors.image(text.color), text.clip == nil else {
+                if measures { measured.append(TextPainter.rows(text.line, face: text.face, baseline: text.baseline)) }
+                guard let color = colors.image(text.color), let clip = text.clip else { continue }
                 // Cut to the element's columns: through a small layer of its own.
                 guard
                     let part = try? layer(
@@ -66,9 +65,14 @@ struct CardRasterizer {
                     y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
                 continue
             }
-            TextPainter.draw(
+            let line = TextPainter.draw(
                 text.line, face: text.face, color: color, onto: image, x: Double(x) + text.x,
                 baseline: Double(y) + text.baseline)
+            // Made relative to the card, a row wider each side: the baseline is rounded in frame
+            // rows, which may round a half the other way at another position of the card.
+            if measures {
+                measured.append(line.isEmpty ? line : line.lowerBound - Int(y) - 1..<line.upperBound - Int(y) + 1)
+            }
         }
     }
 
