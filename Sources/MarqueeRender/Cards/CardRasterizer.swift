@@ -39,7 +39,10 @@ struct CardRasterizer {
     /// The card's static text straight onto `image`, the card's top-left corner at (x, y): for a
     /// card drawn once (a fast scroll), where making and keeping an 8-bit layer would cost more
     /// than it saves.
-    func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32) {
+    /// `under` is the card's plain fill as written in the frame (a card over the uniform
+    /// background), whose blends with each coverage are worked out once (`GlyphBlender`).
+    func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32, under: UInt32? = nil) {
+        let blends = under != nil && GlyphBlender.canDraw(onto: image)
         // Drawn into a window of rows (a band, a damaged band): the lines outside it are skipped.
         // The first window that draws the card draws every line, measuring the rows each can
         // touch as it goes (its glyphs outside the window are not composited), for the next ones.
@@ -65,9 +68,10 @@ struct CardRasterizer {
                     y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
                 continue
             }
+            let table = blends ? under.flatMap { colors.overTable(text.color, fill: $0) } : nil
             let line = TextPainter.draw(
                 text.line, face: text.face, color: color, onto: image, x: Double(x) + text.x,
-                baseline: Double(y) + text.baseline)
+                baseline: Double(y) + text.baseline, table: table)
             // Made relative to the card, a row wider each side: the baseline is rounded in frame
             // rows, which may round a half the other way at another position of the card.
             if measures {
@@ -249,6 +253,20 @@ final class SolidColors {
     func removeAll() {
         images.removeAll()
         placeholders.removeAll()
+        overTables.removeAll()
+    }
+
+    /// Glyph blends of `color` over a card's fill (`GlyphBlender`): a few (text colours times
+    /// card fills), found by a scan.
+    private var overTables: [GlyphBlender.OverTable] = []
+
+    func overTable(_ color: Color, fill: UInt32) -> GlyphBlender.OverTable? {
+        let pixel = SolidFill.pixel(pixman_color_t(color))
+        if let known = overTables.first(where: { $0.color == pixel && $0.fill == fill }) { return known }
+        guard let made = GlyphBlender.OverTable(color: pixel, fill: fill) else { return nil }
+        if overTables.count >= 16 { overTables.removeFirst() }
+        overTables.append(made)
+        return made
     }
 
     /// Image placeholders at full opacity, by shape and colour (bounded like the colours).

@@ -60,13 +60,15 @@ enum TextPainter {
     /// Draws the line and returns the rows it can touch, as `rows` measures them (the band
     /// renderer keeps them from a card's first band, so that its later bands skip the lines
     /// outside them without a pass of their own over the glyphs).
+    /// With `table` (the colour's blends over the fill under the text; the target one that
+    /// `GlyphBlender.canDraw` onto), the glyphs are blended by `GlyphBlender`.
     @discardableResult
     static func draw(
         _ line: TextLine, face: FontFace, color: PixmanImage?, onto target: PixmanImage, x originX: Double,
-        baseline: Double
+        baseline: Double, table: GlyphBlender.OverTable? = nil
     ) -> Range<Int> {
         if let color, !face.drawsColor {
-            return drawRun(line, face: face, color: color, onto: target, x: originX, baseline: baseline)
+            return drawRun(line, face: face, color: color, onto: target, x: originX, baseline: baseline, table: table)
         }
         var top = Int.max
         var bottom = Int.min
@@ -104,10 +106,19 @@ enum TextPainter {
     /// instructions of a glyph's 3,500 (cards-1080p, callgrind).
     private static func drawRun(
         _ line: TextLine, face: FontFace, color: PixmanImage, onto target: PixmanImage, x originX: Double,
-        baseline: Double
+        baseline: Double, table: GlyphBlender.OverTable?
     ) -> Range<Int> {
         var top = Int.max
         var bottom = Int.min
+        if let table {
+            forEachGlyph(line, face: face, x: originX, baseline: baseline) { _, image, x, y in
+                top = min(top, y)
+                bottom = max(bottom, y + image.height)
+                guard target.reaches(y: Int32(y), height: Int32(image.height)) else { return }
+                GlyphBlender.draw(image, x: x, y: y, onto: target, table: table)
+            }
+            return top < bottom ? top..<bottom : 0..<0
+        }
         let cache = face.pixmanGlyphs
         // Frozen while the run is gathered and drawn: thawing may evict glyphs, inserting not.
         pixman_glyph_cache_freeze(cache)
