@@ -82,7 +82,8 @@ enum GlyphBlender {
         let source = table.source
         let inverse = table.inverse
         let overFill = table.overFill
-        let fill = SIMD4<UInt32>(repeating: table.fill)
+        let fill = table.fill
+        let fills = UInt64(fill) | UInt64(fill) << 32
         let frameStride = target.stride / 4
         var out = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self) + top * frameStride + left
         var coverage =
@@ -93,23 +94,27 @@ enum GlyphBlender {
             while index &+ 4 <= width {
                 let four = UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt32.self)
                 if four != 0 {
-                    let target = UnsafeMutableRawPointer(out + index)
-                    let under = target.loadUnaligned(as: SIMD4<UInt32>.self)
-                    if all(under .== fill) {
-                        let blended = SIMD4<UInt32>(
-                            overFill[Int(four & 0xFF)], overFill[Int((four >> 8) & 0xFF)],
-                            overFill[Int((four >> 16) & 0xFF)], overFill[Int(four >> 24)])
-                        target.storeBytes(of: blended, as: SIMD4<UInt32>.self)
+                    // Two 64-bit compares and stores: the SIMD mask's reduction cost more.
+                    let pixels = UnsafeMutableRawPointer(out + index)
+                    if pixels.loadUnaligned(as: UInt64.self) == fills
+                        && pixels.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == fills
+                    {
+                        pixels.storeBytes(
+                            of: UInt64(overFill[Int(four & 0xFF)]) | UInt64(overFill[Int((four >> 8) & 0xFF)]) << 32,
+                            as: UInt64.self)
+                        pixels.storeBytes(
+                            of: UInt64(overFill[Int((four >> 16) & 0xFF)]) | UInt64(overFill[Int(four >> 24)]) << 32,
+                            toByteOffset: 8, as: UInt64.self)
                     } else {
                         for lane in index..<index &+ 4 {
-                            blend(coverage[lane], into: out + lane, source: source, inverse: inverse)
+                            blend(coverage[lane], into: out + lane, fill: fill, table: (source, inverse, overFill))
                         }
                     }
                 }
                 index &+= 4
             }
             while index < width {
-                blend(coverage[index], into: out + index, source: source, inverse: inverse)
+                blend(coverage[index], into: out + index, fill: fill, table: (source, inverse, overFill))
                 index &+= 1
             }
             out += frameStride
@@ -117,12 +122,17 @@ enum GlyphBlender {
         }
     }
 
+    /// One pixel: from the table over the fill, else blended.
     @inline(__always)
     private static func blend(
-        _ coverage: UInt8, into pixel: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>,
-        inverse: UnsafePointer<UInt32>
+        _ coverage: UInt8, into pixel: UnsafeMutablePointer<UInt32>, fill: UInt32,
+        table: (source: UnsafePointer<UInt32>, inverse: UnsafePointer<UInt32>, overFill: UnsafePointer<UInt32>)
     ) {
         guard coverage != 0 else { return }
-        pixel.pointee = over(pixel.pointee, source: source[Int(coverage)], inverse: inverse[Int(coverage)])
+        let under = pixel.pointee
+        pixel.pointee =
+            under == fill
+            ? table.overFill[Int(coverage)]
+            : over(under, source: table.source[Int(coverage)], inverse: table.inverse[Int(coverage)])
     }
 }
