@@ -494,12 +494,12 @@ public final class Renderer {
     /// Images, static text, and moving text of a card drawn as it is, at (x, y).
     private func drawForeground(
         _ card: Card, _ content: CardContent, x: Int32, y: Int32, list: DisplayList, rasterizer: CardRasterizer,
-        onto image: PixmanImage
+        onto image: PixmanImage, under: UInt32? = nil
     ) throws(RenderError) {
         for placed in content.images {
             drawImage(placed, x: x, y: y, time: list.time, rasterizer: rasterizer, onto: image)
         }
-        try drawTextLayer(card, content, x: x, y: y, rasterizer: rasterizer, onto: image)
+        try drawTextLayer(card, content, x: x, y: y, rasterizer: rasterizer, onto: image, under: under)
         for marquee in content.marquees {
             try rasterizer.drawMarquee(marquee, offset: marquee.offset(at: list.time), onto: image, x: x, y: y)
         }
@@ -619,18 +619,17 @@ public final class Renderer {
             top = max(top, Int32(rows.lowerBound))
             bottom = min(bottom, Int32(rows.upperBound))
         }
-        var box = pixman_box32_t(
+        let box = pixman_box32_t(
             x1: max(0, Int32(frame.x.rounded())), y1: top, x2: min(Int32(image.width), Int32(frame.maxX.rounded())),
             y2: bottom)
         guard box.x2 > box.x1, box.y2 > box.y1 else { return }
-        var solid = pixman_color_t(color)
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &solid, 1, &box)
+        SolidFill.fill(box, with: pixman_color_t(color), of: image)
     }
 
     /// Paints the background, leaving out the card interiors that will be written over it (their
     /// boxes worked out anew unless `plans` is false: the later windows of a frame drawn in bands).
     private func fillBackground(_ color: Color, of image: PixmanImage, plans: Bool) {
-        var background = pixman_color_t(color)
+        let background = pixman_color_t(color)
         if plans {
             uncovered.removeAllHoles()
             for interior in interiors {
@@ -638,10 +637,8 @@ public final class Renderer {
             }
             uncovered.compute(width: Int32(image.width), height: Int32(image.height))
         }
-        // One box per call: given several, pixman builds a region from them, which allocates on
-        // every frame; a single box is filled without.
-        for var box in uncovered.result where image.reaches(y: box.y1, height: box.y2 - box.y1) {
-            _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &background, 1, &box)
+        for box in uncovered.result where image.reaches(y: box.y1, height: box.y2 - box.y1) {
+            SolidFill.fill(box, with: background, of: image)
         }
     }
 
@@ -657,14 +654,14 @@ public final class Renderer {
         interior.forEachConstantBox { box, pixel in
             // pixman_image_fill_boxes does not clip to the image: a card partly off screen would
             // be written out of bounds.
-            var box = pixman_box32_t(
+            let box = pixman_box32_t(
                 x1: max(box.x1, 0), y1: max(box.y1, 0), x2: min(box.x2, Int32(image.width)),
                 y2: min(box.y2, Int32(image.height)))
             guard box.x2 > box.x1, box.y2 > box.y1, image.reaches(y: box.y1, height: box.y2 - box.y1) else { return }
-            var color = pixman_color_t(
+            let color = pixman_color_t(
                 red: UInt16((pixel >> 16) & 0xFF) * 257, green: UInt16((pixel >> 8) & 0xFF) * 257,
                 blue: UInt16(pixel & 0xFF) * 257, alpha: 0xFFFF)
-            pixman_image_fill_boxes(PIXMAN_OP_SRC, image.handle, &color, 1, &box)
+            SolidFill.fill(box, with: color, of: image)
         }
         // The anti-aliased corners, blended from the shared surface image.
         let background = try sharedBackground(content.surface, rasterizer: rasterizer)
@@ -675,12 +672,16 @@ public final class Renderer {
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, Int32(column), Int32(row), 0, 0,
                 x + Int32(column), y + Int32(row), Int32(columns), Int32(rows))
         }
-        try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
+        // The text lies mostly over the card's plain fill: its blends with each coverage are
+        // worked out once (`GlyphBlender`).
+        try drawForeground(
+            card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image, under: interior.fill)
     }
 
     /// The card's cached text layer (made on first use) through the text colours, at (x, y).
     private func drawTextLayer(
-        _ card: Card, _ content: CardContent, x: Int32, y: Int32, rasterizer: CardRasterizer, onto image: PixmanImage
+        _ card: Card, _ content: CardContent, x: Int32, y: Int32, rasterizer: CardRasterizer, onto image: PixmanImage,
+        under: UInt32? = nil
     ) throws(RenderError) {
         guard !content.texts.isEmpty else { return }
         // A card's first appearance is drawn glyph by glyph; a layer is made when it comes back
@@ -688,14 +689,14 @@ public final class Renderer {
         // neither makes nor evicts layers (cards-1080p: 1.45 G -> 1.19 G instructions, p50 0.99 -> 0.58 ms).
         let text: CardImage
         if content.glyphsDrawnInFrame == frameNumber {
-            return rasterizer.drawText(content, onto: image, x: x, y: y)
+            return rasterizer.drawText(content, onto: image, x: x, y: y, under: under)
         } else if let layer = content.textLayer {
             layers.touch(content)
             text = layer
         } else if !content.sighted || layersMadeThisFrame >= Self.layersPerFrame {
             content.sighted = true
             content.glyphsDrawnInFrame = frameNumber
-            rasterizer.drawText(content, onto: image, x: x, y: y)
+            rasterizer.drawText(content, onto: image, x: x, y: y, under: under)
             return
         } else {
             layersMadeThisFrame += 1

@@ -39,23 +39,25 @@ struct CardRasterizer {
     /// The card's static text straight onto `image`, the card's top-left corner at (x, y): for a
     /// card drawn once (a fast scroll), where making and keeping an 8-bit layer would cost more
     /// than it saves.
-    func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32) {
+    /// `under` is the card's plain fill as written in the frame (a card over the uniform
+    /// background), whose blends with each coverage are worked out once (`GlyphBlender`).
+    func drawText(_ content: CardContent, onto image: PixmanImage, x: Int32, y: Int32, under: UInt32? = nil) {
+        let blends = under != nil && GlyphBlender.canDraw(onto: image)
         // Drawn into a window of rows (a band, a damaged band): the lines outside it are skipped.
-        var rows: [Range<Int>]?
-        if image.clipRows != nil {
-            if content.textRows == nil {
-                content.textRows = content.texts.map {
-                    TextPainter.rows($0.line, face: $0.face, baseline: $0.baseline)
-                }
-            }
-            rows = content.textRows
-        }
+        // The first window that draws the card draws every line, measuring the rows each can
+        // touch as it goes (its glyphs outside the window are not composited), for the next ones.
+        let rows = image.clipRows == nil ? nil : content.textRows
+        let measures = image.clipRows != nil && rows == nil
+        var measured: [Range<Int>] = []
+        if measures { measured.reserveCapacity(content.texts.count) }
+        defer { if measures { content.textRows = measured } }
         for (index, text) in content.texts.enumerated() {
             if let line = rows?[index], !image.reaches(y: y + Int32(line.lowerBound), height: Int32(line.count)) {
                 continue
             }
-            guard let color = colors.image(text.color) else { continue }
-            if let clip = text.clip {
+            guard let color = colors.image(text.color), text.clip == nil else {
+                if measures { measured.append(TextPainter.rows(text.line, face: text.face, baseline: text.baseline)) }
+                guard let color = colors.image(text.color), let clip = text.clip else { continue }
                 // Cut to the element's columns: through a small layer of its own.
                 guard
                     let part = try? layer(
@@ -66,9 +68,15 @@ struct CardRasterizer {
                     y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
                 continue
             }
-            TextPainter.draw(
+            let table = blends ? under.flatMap { colors.overTable(text.color, fill: $0) } : nil
+            let line = TextPainter.draw(
                 text.line, face: text.face, color: color, onto: image, x: Double(x) + text.x,
-                baseline: Double(y) + text.baseline)
+                baseline: Double(y) + text.baseline, table: table)
+            // Made relative to the card, a row wider each side: the baseline is rounded in frame
+            // rows, which may round a half the other way at another position of the card.
+            if measures {
+                measured.append(line.isEmpty ? line : line.lowerBound - Int(y) - 1..<line.upperBound - Int(y) + 1)
+            }
         }
     }
 
@@ -245,6 +253,20 @@ final class SolidColors {
     func removeAll() {
         images.removeAll()
         placeholders.removeAll()
+        overTables.removeAll()
+    }
+
+    /// Glyph blends of `color` over a card's fill (`GlyphBlender`): a few (text colours times
+    /// card fills), found by a scan.
+    private var overTables: [GlyphBlender.OverTable] = []
+
+    func overTable(_ color: Color, fill: UInt32) -> GlyphBlender.OverTable? {
+        let pixel = SolidFill.pixel(pixman_color_t(color))
+        if let known = overTables.first(where: { $0.color == pixel && $0.fill == fill }) { return known }
+        guard let made = GlyphBlender.OverTable(color: pixel, fill: fill) else { return nil }
+        if overTables.count >= 16 { overTables.removeFirst() }
+        overTables.append(made)
+        return made
     }
 
     /// Image placeholders at full opacity, by shape and colour (bounded like the colours).

@@ -25,7 +25,12 @@ public final class FontFace {
     /// `hb_buffer_t`, reused by every shaping call on this face (rendering is single-threaded).
     let harfBuzzBuffer: OpaquePointer
     private var glyphIndexOfScalar: [UInt32: UInt32] = [:]
-    private var glyphs: [UInt32: Glyph] = [:]
+    private let glyphs: GlyphTable
+    /// pixman's glyph cache (copies of the masks drawn through a colour), so that a line's
+    /// glyphs go to pixman in one call (`TextPainter.draw`), and the glyphs of the line being
+    /// drawn (storage kept from line to line).
+    let pixmanGlyphs: OpaquePointer
+    var glyphRun: [pixman_glyph_t] = []
     /// How many glyphs were rasterized (the cache's misses); tests check it never repeats work.
     public private(set) var rasterizedGlyphCount = 0
 
@@ -88,6 +93,8 @@ public final class FontFace {
         self.hasColor = hasColor
         self.bitmapScale = bitmapScale
         self.drawsColor = hasColor
+        glyphs = GlyphTable(glyphCount: Int(face.pointee.num_glyphs))
+        pixmanGlyphs = pixman_glyph_cache_create()
     }
 
     /// The strike to draw `pixels` from: the smallest at least that large (shrinking keeps
@@ -105,6 +112,7 @@ public final class FontFace {
     }
 
     deinit {
+        pixman_glyph_cache_destroy(pixmanGlyphs)
         hb_buffer_destroy(harfBuzzBuffer)
         hb_font_destroy(harfBuzzFont)
         FT_Done_Face(face)
@@ -181,7 +189,7 @@ public final class FontFace {
     public func glyph(_ index: UInt32) -> Glyph {
         if let glyph = glyphs[index] { return glyph }
         let glyph = rasterize(index)
-        glyphs[index] = glyph
+        glyphs.insert(glyph, at: index)
         return glyph
     }
 
