@@ -49,6 +49,8 @@ let package = Package(
         .systemLibrary(name: "CScan", path: "Sources/CScan"),
         // Streaming stores into scan-out memory (one inline function a width; no library to link).
         .systemLibrary(name: "CStream", path: "Sources/CStream"),
+        // Eight pixels to RGB565 in SSE2 or NEON (one inline function; no library to link).
+        .systemLibrary(name: "CPack565", path: "Sources/CPack565"),
 
         .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
@@ -57,7 +59,7 @@ let package = Package(
                 "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
             ]
         ),
-        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream"]),
+        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream", "CPack565"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",

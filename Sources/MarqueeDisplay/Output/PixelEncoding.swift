@@ -1,3 +1,5 @@
+import CPack565
+
 /// How one XRGB8888 pixel is stored in a scan-out format, and read back for snapshots. The copy
 /// loops are generic over this, so each format gets its own specialized loop.
 protocol PixelEncoding {
@@ -36,20 +38,15 @@ enum RGB565Encoding: PixelEncoding {
     @inline(__always) static func encode(_ xrgb: UInt32) -> UInt16 {
         UInt16(truncatingIfNeeded: ((xrgb >> 8) & 0xF800) | ((xrgb >> 5) & 0x07E0) | ((xrgb >> 3) & 0x001F))
     }
-    /// In 16-bit lanes, as eight pixels are below.
+    /// Through the eight-pixel conversion, its upper half unused.
     @inline(__always) static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt16> {
-        let halves = unsafeBitCast(xrgb, to: SIMD8<UInt16>.self)
-        let greenBlue = halves.evenHalf, red = halves.oddHalf
-        return ((red &<< 8) & 0xF800) | ((greenBlue &>> 5) & 0x07E0) | ((greenBlue &>> 3) & 0x001F)
+        marquee_pack565(xrgb, xrgb, 0).lowHalf
     }
-    /// In 16-bit lanes: each pixel's low half is green and blue, its high half red, so no 32-to-16
-    /// narrowing is needed (SSE2 has no unsigned one; LLVM's lowering of `truncatingIfNeeded`
-    /// took 1.2 ms a 1080p frame where this takes 0.83). Little-endian lane order, as on x86 and
-    /// ARM Linux.
+    /// CPack565's multiply-add for red and blue (SSE2; NEON's narrowing inserts on arm64): thirteen
+    /// instructions for eight pixels where Swift's shifts and masks in 16-bit lanes took sixteen
+    /// (and narrowing 32-bit lanes with `truncatingIfNeeded` far more: SSE2 has no unsigned pack).
     @inline(__always) static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<UInt16> {
-        let halves = unsafeBitCast(xrgb, to: SIMD16<UInt16>.self)
-        let greenBlue = halves.evenHalf, red = halves.oddHalf
-        return ((red &<< 8) & 0xF800) | ((greenBlue &>> 5) & 0x07E0) | ((greenBlue &>> 3) & 0x001F)
+        marquee_pack565(xrgb.lowHalf, xrgb.highHalf, 0)
     }
     @inline(__always) static func decode(_ word: UInt16) -> UInt32 {
         let value = UInt32(word)
@@ -65,12 +62,10 @@ enum BGR565Encoding: PixelEncoding {
         RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb))
     }
     @inline(__always) static func encode(_ xrgb: SIMD4<UInt32>) -> SIMD4<UInt16> {
-        RGB565Encoding.encode(XBGR8888Encoding.encode(xrgb))
+        marquee_pack565(xrgb, xrgb, 1).lowHalf
     }
     @inline(__always) static func encode(_ xrgb: SIMD8<UInt32>) -> SIMD8<UInt16> {
-        let halves = unsafeBitCast(xrgb, to: SIMD16<UInt16>.self)
-        let greenBlue = halves.evenHalf, red = halves.oddHalf
-        return ((greenBlue &<< 8) & 0xF800) | ((greenBlue &>> 5) & 0x07E0) | ((red &>> 3) & 0x001F)
+        marquee_pack565(xrgb.lowHalf, xrgb.highHalf, 1)
     }
     @inline(__always) static func decode(_ word: UInt16) -> UInt32 {
         XBGR8888Encoding.decode(RGB565Encoding.decode(word))

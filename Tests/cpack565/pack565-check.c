@@ -1,0 +1,49 @@
+/* Checks Sources/CPack565/pack565.h against the 5-6-5 truncation written out channel by channel:
+ * every value of each channel (with the other channels random), then 16 million random pixels,
+ * for RGB565 and BGR565. Run by tools/check-cpack565 on each of the header's paths. */
+#include "pack565.h"
+#include <stdio.h>
+
+static uint16_t expected(uint32_t pixel, int bgr) {
+    uint32_t red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF;
+    if (bgr) { uint32_t swap = red; red = blue; blue = swap; }
+    return (uint16_t)(((red >> 3) << 11) | ((green >> 2) << 5) | (blue >> 3));
+}
+
+static uint64_t state = 0x9E3779B97F4A7C15ull;
+static uint32_t next(void) {
+    state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+    return (uint32_t)state;
+}
+
+int main(void) {
+    unsigned long wrong = 0, checked = 0;
+    for (int bgr = 0; bgr < 2; bgr++) {
+        for (long round = 0; round < 2000000 + 3 * 256 / 8; round++) {
+            uint32_t pixels[8];
+            for (int k = 0; k < 8; k++) {
+                pixels[k] = next();
+                /* The first rounds walk each channel through all 256 values. */
+                if (round < 3 * 256 / 8) {
+                    int shift = 8 * (int)(round / 32);
+                    uint32_t value = (uint32_t)(round % 32 * 8 + k);
+                    pixels[k] = (pixels[k] & ~(0xFFu << shift)) | (value << shift);
+                }
+            }
+            marquee_pack565_u32x4 low = {pixels[0], pixels[1], pixels[2], pixels[3]};
+            marquee_pack565_u32x4 high = {pixels[4], pixels[5], pixels[6], pixels[7]};
+            marquee_pack565_u16x8 words = marquee_pack565(low, high, bgr);
+            for (int k = 0; k < 8; k++) {
+                checked++;
+                if (words[k] != expected(pixels[k], bgr)) {
+                    if (wrong < 5)
+                        printf("  %s %08x: %04x, expected %04x\n", bgr ? "BGR565" : "RGB565", pixels[k], words[k],
+                               expected(pixels[k], bgr));
+                    wrong++;
+                }
+            }
+        }
+    }
+    printf("  %lu of %lu pixels wrong\n", wrong, checked);
+    return wrong != 0;
+}
