@@ -26,9 +26,9 @@ extension TurnedCardCompositor {
         // starts the next run a pixel early, a count one long would be wrong.
         let perStepX = 1 / Double(stepX) * (1 - 0x1p-30)
         let perStepY = 1 / Double(abs(stepY)) * (1 - 0x1p-30)
-        // The last run's color and that color at the opacity.
+        // The last run's color, and that color at the opacity made ready to blend.
         var runColor: UInt32 = 0
-        var runFaded: UInt32 = 0
+        var runBlend = RunBlend(0)
 
         /// A texel, or transparent outside the raster (pixman's REPEAT_NONE).
         func texel(_ x: Int32, _ y: Int32) -> UInt32 {
@@ -61,8 +61,11 @@ extension TurnedCardCompositor {
                 // unsigned comparison each.
                 if UInt32(bitPattern: left) < innerWidth, UInt32(bitPattern: top) < innerHeight {
                     let offset = Int(top) &* sourceRow &+ Int(left)
-                    // A run valid from `top - slack` to `top + slack`, or on `top` alone.
+                    // A run valid from `top - slack` to `top + slack`, or on `top` alone: the
+                    // widest map's when it is as long as the next one's (it then holds for more
+                    // rows and as many columns), else whichever run lasts longer on this path.
                     let index = Int(top) &* Int(width) &+ Int(left)
+                    let wideLength = Int32(runs[2 &* mapSize &+ index])
                     var length = Int32(runs[mapSize &+ index])
                     var slack = Int32(UniformBlockRuns.slack)
                     if length == 0 {
@@ -70,27 +73,41 @@ extension TurnedCardCompositor {
                         slack = 0
                     }
                     if length != 0 {
-                        // The pixels whose samples stay in this run of uniform blocks: left
-                        // below left + length, top within the rows the run holds for.
-                        var count = Self.steps(
-                            within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: perStepX)
-                        if stepY > 0 {
-                            count = min(
-                                count,
-                                Self.steps(
-                                    within: ((top &+ slack &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY))
-                        } else if stepY < 0 {
-                            count = min(
-                                count,
-                                Self.steps(within: fixedY &- (((top &- slack) << 16) &+ 0x7FFF), perStep: perStepY))
+                        /// The pixels whose samples stay in a run of `length` uniform blocks from
+                        /// `left`, top within `slack` rows of `top`.
+                        @inline(__always)
+                        func pixels(_ length: Int32, _ slack: Int32) -> Int {
+                            let count = Self.steps(
+                                within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: perStepX)
+                            if stepY > 0 {
+                                return min(
+                                    count,
+                                    Self.steps(
+                                        within: ((top &+ slack &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY))
+                            } else if stepY < 0 {
+                                return min(
+                                    count,
+                                    Self.steps(
+                                        within: fixedY &- (((top &- slack) << 16) &+ 0x7FFF), perStep: perStepY))
+                            }
+                            return count
+                        }
+                        let wideSlack = Int32(UniformBlockRuns.wideSlack)
+                        var count: Int
+                        if wideLength == 0 || stepY == 0 {
+                            count = pixels(length, slack)
+                        } else if wideLength == length {
+                            count = pixels(wideLength, wideSlack)
+                        } else {
+                            count = max(pixels(length, slack), pixels(wideLength, wideSlack))
                         }
                         count = min(count, end &- x)
                         let color = sourcePixels[offset]
                         if color != runColor {
                             runColor = color
-                            runFaded = opacity == 255 ? color : multiply(color, by: opacity)
+                            runBlend = RunBlend(opacity == 255 ? color : multiply(color, by: opacity))
                         }
-                        blend(runFaded, over: out + x, count: count)
+                        runBlend.blend(over: out + x, count: count)
                         x &+= count
                         fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
                         fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
@@ -109,7 +126,9 @@ extension TurnedCardCompositor {
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     color = 0
                 } else {
-                    color = bilinear(
+                    // On the raster's edge (about one pixel in 25 here): the texels outside
+                    // it transparent, interpolated in lanes as inside.
+                    color = bilinearLanes(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
                         weight(sampleX), weight(sampleY))
                 }
@@ -211,36 +230,62 @@ extension TurnedCardCompositor {
         return color == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), color)
     }
 
-    /// One color OVER `count` pixels, four at a time in SSE2's (or NEON's) 16-bit lanes, with the
-    /// arithmetic of `over`: each channel under * (255 - alpha), rounded as pixman divides by 255,
-    /// plus the color's channel, saturating. The pixels are read as 16-bit lanes of two channels
-    /// each, split into low and high bytes (Swift's widening conversions between SIMD types are
-    /// generic calls, not instructions). A run not a multiple of four ends with the last four
-    /// pixels, computed from what they held before the loop blends any of them.
-    @inline(__always)
-    static func blend(_ color: UInt32, over out: UnsafeMutablePointer<UInt32>, count: Int) {
-        let alpha = color >> 24
-        if alpha == 255 {
-            out.update(repeating: color, count: count)
-            return
-        }
-        if color == 0 { return }
-        let factor = SIMD8<UInt16>(repeating: UInt16(255 - alpha))
-        let channels = unsafeBitCast(SIMD4<UInt32>(repeating: color), to: SIMD8<UInt16>.self)
-        // A premultiplied color (no channel above its alpha) cannot take a channel past 255.
-        if color & 0xFF <= alpha && (color >> 8) & 0xFF <= alpha && (color >> 16) & 0xFF <= alpha {
-            let low = channels & 0xFF
-            let high = channels & 0xFF00
-            blendChunks(over: out, count: count) { under in
-                (scaledLanes(under & 0xFF, factor: factor) &+ low)
-                    | (scaledLanes(under &>> 8, factor: factor) &<< 8 &+ high)
+    /// One color (premultiplied, opacity applied) OVER runs of pixels, four at a time in SSE2's
+    /// (or NEON's) 16-bit lanes, with the arithmetic of `over`: each channel under * (255 -
+    /// alpha), rounded as pixman divides by 255, plus the color's channel, saturating. What
+    /// depends on the color alone is worked out once a color, not once a run (a turned card's
+    /// runs mostly follow one another in its fill's color). The pixels are read as 16-bit lanes
+    /// of two channels each, split into low and high bytes (Swift's widening conversions between
+    /// SIMD types are generic calls, not instructions). A run not a multiple of four ends with
+    /// the last four pixels, computed from what they held before the loop blends any of them.
+    struct RunBlend {
+        private enum Kind { case opaque, transparent, premultiplied, saturating }
+        private let kind: Kind
+        private let color: UInt32
+        private let factor: SIMD8<UInt16>
+        private let low: SIMD8<UInt16>
+        private let high: SIMD8<UInt16>
+
+        init(_ color: UInt32) {
+            self.color = color
+            let alpha = color >> 24
+            factor = SIMD8(repeating: UInt16(255 - alpha))
+            let channels = unsafeBitCast(SIMD4<UInt32>(repeating: color), to: SIMD8<UInt16>.self)
+            low = channels & 0xFF
+            if alpha == 255 {
+                kind = .opaque
+                high = channels & 0xFF00
+            } else if color == 0 {
+                kind = .transparent
+                high = channels & 0xFF00
+            } else if color & 0xFF <= alpha && (color >> 8) & 0xFF <= alpha && (color >> 16) & 0xFF <= alpha {
+                // A premultiplied color (no channel above its alpha) cannot take a channel past 255.
+                kind = .premultiplied
+                high = channels & 0xFF00
+            } else {
+                kind = .saturating
+                high = channels &>> 8
             }
-        } else {
-            let low = channels & 0xFF
-            let high = channels &>> 8
-            blendChunks(over: out, count: count) { under in
-                saturated(scaledLanes(under & 0xFF, factor: factor) &+ low)
-                    | saturated(scaledLanes(under &>> 8, factor: factor) &+ high) &<< 8
+        }
+
+        @inline(__always)
+        func blend(over out: UnsafeMutablePointer<UInt32>, count: Int) {
+            let factor = factor
+            let low = low
+            let high = high
+            switch kind {
+            case .opaque: out.update(repeating: color, count: count)
+            case .transparent: return
+            case .premultiplied:
+                blendChunks(over: out, count: count) { under in
+                    (scaledLanes(under & 0xFF, factor: factor) &+ low)
+                        | (scaledLanes(under &>> 8, factor: factor) &<< 8 &+ high)
+                }
+            case .saturating:
+                blendChunks(over: out, count: count) { under in
+                    saturated(scaledLanes(under & 0xFF, factor: factor) &+ low)
+                        | saturated(scaledLanes(under &>> 8, factor: factor) &+ high) &<< 8
+                }
             }
         }
     }
@@ -252,11 +297,20 @@ extension TurnedCardCompositor {
     ) {
         let raw = UnsafeMutableRawPointer(out)
         if count >= 4 {
-            let last = chunk(raw.loadUnaligned(fromByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self))
+            let lastUnder = raw.loadUnaligned(fromByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)
+            let last = chunk(lastUnder)
+            // What a card passes over is mostly plain (the background, another card's fill): four
+            // pixels as the last four computed take their result again, at a compare's cost.
+            var seen = lastUnder
+            var seenResult = last
             var index = 0
             while index &+ 4 < count {
                 let under = raw.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<UInt16>.self)
-                raw.storeBytes(of: chunk(under), toByteOffset: index &* 4, as: SIMD8<UInt16>.self)
+                if !all(under .== seen) {
+                    seen = under
+                    seenResult = chunk(under)
+                }
+                raw.storeBytes(of: seenResult, toByteOffset: index &* 4, as: SIMD8<UInt16>.self)
                 index &+= 4
             }
             raw.storeBytes(of: last, toByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)
