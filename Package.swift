@@ -47,12 +47,15 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // A JSON string's end found sixteen bytes at a time (SSE2, NEON; one inline function).
         .systemLibrary(name: "CScan", path: "Sources/CScan"),
+        // A turned card's sample interpolated and blended (SSE2, NEON; two inline functions).
+        .systemLibrary(name: "CBilinear", path: "Sources/CBilinear"),
 
         .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
             name: "MarqueeRender",
             dependencies: [
-                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
+                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
+                "CUnibreak", "CBilinear",
             ]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat"]),

@@ -1,3 +1,4 @@
+import CBilinear
 import CPixman
 
 /// The compositor's path for rasters with a map of uniform blocks (`UniformBlockRuns`): a sample
@@ -122,13 +123,13 @@ extension TurnedCardCompositor {
                     color =
                         topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
                         ? topLeft
-                        : bilinearLanes(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                        : marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     color = 0
                 } else {
                     // On the raster's edge (about one pixel in 25 here): the texels outside
                     // it transparent, interpolated in lanes as inside.
-                    color = bilinearLanes(
+                    color = marquee_bilinear(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
                         weight(sampleX), weight(sampleY))
                 }
@@ -139,7 +140,7 @@ extension TurnedCardCompositor {
                     if color != lastColor || under != lastUnder {
                         lastColor = color
                         lastUnder = under
-                        lastBlend = Self.over(color, at: opacity, under)
+                        lastBlend = marquee_over(color, opacity, under)
                     }
                     out[x] = lastBlend
                 }
@@ -148,35 +149,6 @@ extension TurnedCardCompositor {
                 fixedY &+= stepY
             }
         }
-    }
-
-    /// `bilinear` in 16-bit lanes: the same weighted sum, truncated the same way. The rows are
-    /// weighted and added first (each column's channel below 2^15), then the columns: a column
-    /// c = 128 h + l makes the sum 128 (h-part) + (l-part), both below 2^16, and the result
-    /// (128 H + L) >> 14 is (H + L >> 7) >> 7, exactly.
-    @inline(__always)
-    static func bilinearLanes(
-        _ topLeft: UInt32, _ topRight: UInt32, _ bottomLeft: UInt32, _ bottomRight: UInt32, _ weightX: UInt32,
-        _ weightY: UInt32
-    ) -> UInt32 {
-        let texels = unsafeBitCast(SIMD4<UInt32>(topLeft, topRight, bottomLeft, bottomRight), to: SIMD8<UInt16>.self)
-        let down = UInt16(truncatingIfNeeded: weightY)
-        let vertical = SIMD8<UInt16>(lowHalf: SIMD4(repeating: 128 &- down), highHalf: SIMD4(repeating: down))
-        // Blue and red, then green and alpha: [left, left, right, right] after the rows are added.
-        let low = (texels & 0xFF) &* vertical
-        let high = (texels &>> 8) &* vertical
-        let lowColumns = low.lowHalf &+ low.highHalf
-        let highColumns = high.lowHalf &+ high.highHalf
-        // [blue, red, green, alpha] of the left column and of the right one.
-        let left = SIMD4<UInt16>(lowHalf: lowColumns.lowHalf, highHalf: highColumns.lowHalf)
-        let right = SIMD4<UInt16>(lowHalf: lowColumns.highHalf, highHalf: highColumns.highHalf)
-        let across = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: weightX))
-        let back = 128 &- across
-        let upper = (left &>> 7) &* back &+ (right &>> 7) &* across
-        let lower = (left & 0x7F) &* back &+ (right & 0x7F) &* across
-        let channels = (upper &+ (lower &>> 7)) &>> 7
-        // Blue | green << 8 and red | alpha << 8: the pixel's two 16-bit halves.
-        return unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
     }
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
@@ -189,49 +161,8 @@ extension TurnedCardCompositor {
         return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: quotient.bitPattern)) &+ 1
     }
 
-    /// `color` at `opacity` OVER `under`, one pixel in 16-bit lanes (the arithmetic of `blend`).
-    @inline(__always)
-    static func over(_ color: UInt32, at opacity: UInt32, _ under: UInt32) -> UInt32 {
-        var faded = channels(of: color)
-        if opacity != 255 { faded = scaledLanes(faded, by: UInt16(truncatingIfNeeded: opacity)) }
-        let alpha = faded[3]
-        if alpha == 255 { return pixel(of: faded) }
-        let sum = scaledLanes(channels(of: under), by: 255 &- alpha) &+ faded
-        // At most 510: a sum of 256 or more becomes all ones, whose low byte is 255.
-        return pixel(of: (sum | (0 &- (sum &>> 8))) & 0xFF)
-    }
-
-    /// A pixel's channels, one a lane: blue, red, green, alpha (its two 16-bit halves split into
-    /// low and high bytes).
-    @inline(__always)
-    static func channels(of pixel: UInt32) -> SIMD4<UInt16> {
-        let halves = unsafeBitCast(pixel, to: SIMD2<UInt16>.self)
-        return SIMD4(lowHalf: halves & 0xFF, highHalf: halves &>> 8)
-    }
-
-    /// The pixel of `channels` (blue, red, green, alpha, each at most 255).
-    @inline(__always)
-    static func pixel(of channels: SIMD4<UInt16>) -> UInt32 {
-        unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
-    }
-
-    /// Channels times `factor` / 255, rounded as pixman does.
-    @inline(__always)
-    static func scaledLanes(_ channels: SIMD4<UInt16>, by factor: UInt16) -> SIMD4<UInt16> {
-        let product = channels &* SIMD4(repeating: factor) &+ 0x80
-        return (product &+ (product &>> 8)) &>> 8
-    }
-
-    /// `color` (premultiplied, opacity applied) OVER `under`, as pixman's combiner rounds.
-    @inline(__always)
-    static func over(_ color: UInt32, _ under: UInt32) -> UInt32 {
-        let alpha = color >> 24
-        if alpha == 255 { return color }
-        return color == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), color)
-    }
-
     /// One color (premultiplied, opacity applied) OVER runs of pixels, four at a time in SSE2's
-    /// (or NEON's) 16-bit lanes, with the arithmetic of `over`: each channel under * (255 -
+    /// (or NEON's) 16-bit lanes, with the arithmetic of `marquee_over`: each channel under * (255 -
     /// alpha), rounded as pixman divides by 255, plus the color's channel, saturating. What
     /// depends on the color alone is worked out once a color, not once a run (a turned card's
     /// runs mostly follow one another in its fill's color). The pixels are read as 16-bit lanes

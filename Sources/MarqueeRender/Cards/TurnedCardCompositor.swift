@@ -1,3 +1,4 @@
+import CBilinear
 import CPixman
 
 /// Composites a turned card's raster onto the frame: bilinear sampling through an affine
@@ -7,6 +8,8 @@ import CPixman
 /// the cost: pixman fetches each span into a scanline buffer with a generic fetcher, clears and
 /// combines it in separate passes; this reads four texels and writes the frame once, and skips
 /// the interpolation where the four texels are equal, which on a card is most of it (its fill).
+/// A sample is interpolated and blended in the processor's vector lanes (`marquee_bilinear` and
+/// `marquee_over`, Sources/CBilinear: SSE2, NEON, plain; tools/check-cbilinear).
 /// With a map of the raster's uniform blocks (`UniformBlockRuns`), runs of one color are blended
 /// without reading texels at all (`compositeRuns`). `TurnedCardCompositorTests` holds both paths
 /// to pixman's output on random cards, turns, scales and opacities.
@@ -89,11 +92,11 @@ enum TurnedCardCompositor {
                     color =
                         topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
                         ? topLeft
-                        : bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                        : marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     continue
                 } else {
-                    color = bilinear(
+                    color = marquee_bilinear(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
                         weight(sampleX), weight(sampleY))
                 }
@@ -104,13 +107,7 @@ enum TurnedCardCompositor {
                 if color != lastColor || under != lastUnder {
                     lastColor = color
                     lastUnder = under
-                    let faded = opacity == 255 ? color : multiply(color, by: opacity)
-                    let alpha = faded >> 24
-                    if alpha == 255 {
-                        lastBlend = faded
-                    } else {
-                        lastBlend = faded == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), faded)
-                    }
+                    lastBlend = marquee_over(color, opacity, under)
                 }
                 out[x] = lastBlend
             }
@@ -121,37 +118,6 @@ enum TurnedCardCompositor {
     @inline(__always)
     static func weight(_ fixed: Int32) -> UInt32 { UInt32(truncatingIfNeeded: (fixed >> 9) & 0x7F) }
 
-    /// pixman's 64-bit bilinear interpolation: weights of 7 bits doubled to 8, each channel the
-    /// truncated weighted sum (the weights add up to 65536).
-    @inline(__always)
-    static func bilinear(
-        _ topLeft: UInt32, _ topRight: UInt32, _ bottomLeft: UInt32, _ bottomRight: UInt32, _ weightX: UInt32,
-        _ weightY: UInt32
-    ) -> UInt32 {
-        let x = UInt64(weightX << 1)
-        let y = UInt64(weightY << 1)
-        let wTopLeft = (256 - x) * (256 - y)
-        let wTopRight = x * (256 - y)
-        let wBottomLeft = (256 - x) * y
-        let wBottomRight = x * y
-        // Alpha and blue, 24 bits apart.
-        func alphaBlue(_ pixel: UInt32) -> UInt64 { UInt64(pixel & 0xFF00_00FF) }
-        var sum =
-            alphaBlue(topLeft) * wTopLeft + alphaBlue(topRight) * wTopRight + alphaBlue(bottomLeft) * wBottomLeft
-            + alphaBlue(bottomRight) * wBottomRight
-        var result = sum & 0x0000_FF00_00FF_0000
-        // Red and green, moved 24 bits apart.
-        func redGreen(_ pixel: UInt32) -> UInt64 {
-            let wide = UInt64(pixel)
-            return ((wide << 16) & 0x0000_00FF_0000_0000) | (wide & 0x0000_FF00)
-        }
-        sum =
-            redGreen(topLeft) * wTopLeft + redGreen(topRight) * wTopRight + redGreen(bottomLeft) * wBottomLeft
-            + redGreen(bottomRight) * wBottomRight
-        result |= ((sum >> 16) & 0x0000_00FF_0000_0000) | (sum & 0xFF00_0000)
-        return UInt32(truncatingIfNeeded: result >> 16)
-    }
-
     /// Each channel times `factor` / 255, rounded as pixman's combiners round.
     @inline(__always)
     static func multiply(_ pixel: UInt32, by factor: UInt32) -> UInt32 {
@@ -160,16 +126,5 @@ enum TurnedCardCompositor {
         var alphaGreen = ((pixel >> 8) & 0x00FF_00FF) &* factor &+ 0x0080_0080
         alphaGreen = (alphaGreen &+ ((alphaGreen >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
         return redBlue | alphaGreen
-    }
-
-    /// Channel by channel, saturating at 255.
-    @inline(__always)
-    static func addSaturating(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        func add(_ x: UInt32, _ y: UInt32) -> UInt32 {
-            var sum = x + y
-            sum |= 0x1000_0100 &- ((sum >> 8) & 0x00FF_00FF)
-            return sum & 0x00FF_00FF
-        }
-        return add(a & 0x00FF_00FF, b & 0x00FF_00FF) | add((a >> 8) & 0x00FF_00FF, (b >> 8) & 0x00FF_00FF) << 8
     }
 }
