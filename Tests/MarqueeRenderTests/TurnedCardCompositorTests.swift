@@ -175,6 +175,31 @@ final class TurnedCardCompositorTests: XCTestCase {
         withExtendedLifetime(runs) {}
     }
 
+    /// The third map's runs hold for the seventeen rows from eight above to eight below: a texel
+    /// that differs ends them on every row whose window reaches the blocks it is in, and on no
+    /// other; rows within eight of the raster's edges have none (its last row starts no block).
+    func testWideMapHoldsForSeventeenRows() throws {
+        let width = 5
+        let height = 30
+        let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height)
+        let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+        let row = raster.stride / 4
+        for y in 0..<height { for x in 0..<width { pixels[y * row + x] = 0xC060_3010 } }
+        // Each is in the blocks of rows 1 and 2, and of rows 23 and 24.
+        pixels[2 * row + 1] = 0xFF00_0000
+        pixels[24 * row + 1] = 0xFF00_0000
+        let runs = UniformBlockRuns(width: width, height: height)
+        let map = try XCTUnwrap(runs.lengths(of: raster))
+        func wide(_ y: Int) -> [UInt8] { (0..<width).map { map[(2 * height + y) * width + $0] } }
+        for y in 0..<8 { XCTAssertEqual(wide(y), [0, 0, 0, 0, 0], "row \(y)") }
+        for y in 8...10 { XCTAssertEqual(wide(y), [0, 0, 2, 1, 0], "row \(y)") }
+        for y in 11...14 { XCTAssertEqual(wide(y), [4, 3, 2, 1, 0], "row \(y)") }
+        for y in 15...20 { XCTAssertEqual(wide(y), [0, 0, 2, 1, 0], "row \(y)") }
+        for y in 21..<height { XCTAssertEqual(wide(y), [0, 0, 0, 0, 0], "row \(y)") }
+        XCTAssertEqual(runs.byteCount, 3 * width * height)
+        withExtendedLifetime(runs) {}
+    }
+
     /// The test above would pass if neither path drew anything: a turned opaque card must cover
     /// the target's pixels at its center.
     func testATurnedCardIsDrawn() throws {

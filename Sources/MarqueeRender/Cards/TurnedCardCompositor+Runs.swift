@@ -65,15 +65,19 @@ extension TurnedCardCompositor {
                     // A run valid from `top - slack` to `top + slack`, or on `top` alone: the
                     // widest map's when it is as long as the next one's (it then holds for more
                     // rows and as many columns), else whichever run lasts longer on this path.
+                    // The row's own map first: a block not uniform (0) has no run in the
+                    // others either, which hold the least over more rows.
                     let index = Int(top) &* Int(width) &+ Int(left)
-                    let wideLength = Int32(runs[2 &* mapSize &+ index])
-                    var length = Int32(runs[mapSize &+ index])
-                    var slack = Int32(UniformBlockRuns.slack)
-                    if length == 0 {
-                        length = Int32(runs[index])
-                        slack = 0
-                    }
+                    var length = Int32(runs[index])
                     if length != 0 {
+                        var slack: Int32 = 0
+                        var wideLength: Int32 = 0
+                        let middle = Int32(runs[mapSize &+ index])
+                        if middle != 0 {
+                            length = middle
+                            slack = Int32(UniformBlockRuns.slack)
+                            wideLength = Int32(runs[2 &* mapSize &+ index])
+                        }
                         /// The pixels whose samples stay in a run of `length` uniform blocks from
                         /// `left`, top within `slack` rows of `top`.
                         @inline(__always)
