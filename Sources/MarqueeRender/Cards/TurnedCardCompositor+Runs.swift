@@ -123,11 +123,10 @@ extension TurnedCardCompositor {
                     let topRight = texels[1]
                     let bottomLeft = texels[sourceRow]
                     let bottomRight = texels[sourceRow &+ 1]
-                    // Equal texels interpolate to themselves exactly: no arithmetic needed.
-                    color =
-                        topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
-                        ? topLeft
-                        : marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                    // Not a uniform block (the map would hold a run), so not worth testing for
+                    // one: the interpolation of equal texels gives them back anyway.
+                    color = marquee_bilinear(
+                        topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     color = 0
                 } else {
