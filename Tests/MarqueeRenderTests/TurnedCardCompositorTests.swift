@@ -52,7 +52,7 @@ final class TurnedCardCompositorTests: XCTestCase {
             item.alpha = below(3) == 0 ? 1 : 0.02 + unit()
 
             try CardCompositor.draw(raster, item, onto: target, turnedCards: .own)
-            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixman)
+            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
             let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
             var firstDifference: String?
             for index in 0..<(160 * 120) where under[index] != expected[index] {
@@ -135,7 +135,7 @@ final class TurnedCardCompositorTests: XCTestCase {
 
             let runs = UniformBlockRuns(width: width, height: height)
             try CardCompositor.draw(raster, item, onto: target, runs: runs, turnedCards: .own)
-            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixman)
+            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
             if let map = runs.lengths(of: raster), (0..<(width * height)).contains(where: { map[$0] > 3 }) {
                 runsUsed += 1
             }
