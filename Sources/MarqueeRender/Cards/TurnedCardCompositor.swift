@@ -59,6 +59,12 @@ enum TurnedCardCompositor {
             return sourcePixels[Int(y) * sourceRow + Int(x)]
         }
 
+        // Runs read ahead follow the walk left to right in 32-bit fixed point, as with a map.
+        let scans = stepX > 0 && width < 0x7000 && height < 0x7000
+        let walk = Walk(
+            stepX: stepX, stepY: stepY, perStepX: 1 / Double(stepX) * (1 - 0x1p-30),
+            perStepY: 1 / Double(abs(stepY)) * (1 - 0x1p-30), width: width, sourceRow: sourceRow)
+
         // The last color blended, the pixel it was blended over and the result (0 over 0 is 0).
         var lastColor: UInt32 = 0
         var lastUnder: UInt32 = 0
@@ -71,12 +77,15 @@ enum TurnedCardCompositor {
             var fixedX = point.vector.0
             var fixedY = point.vector.1
             let out = targetPixels + Int(y) * targetRow
-            for x in Int(span.x1)..<Int(span.x2) {
+            var x = Int(span.x1)
+            let end = Int(span.x2)
+            while x < end {
                 // The four texels around the sample point, which is half a texel up and left.
                 let sampleX = fixedX &- 0x8000
                 let sampleY = fixedY &- 0x8000
                 fixedX &+= stepX
                 fixedY &+= stepY
+                x &+= 1
                 let left = sampleX >> 16
                 let top = sampleY >> 16
                 var color: UInt32
@@ -89,10 +98,25 @@ enum TurnedCardCompositor {
                     let bottomLeft = texels[sourceRow]
                     let bottomRight = texels[sourceRow &+ 1]
                     // Equal texels interpolate to themselves exactly: no arithmetic needed.
-                    color =
-                        topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
-                        ? topLeft
-                        : marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                    if topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight {
+                        color = topLeft
+                        if scans {
+                            // A run of such blocks found by reading the raster ahead (no map yet).
+                            let count = uniformRun(
+                                color, left: left, top: top, fixedX: fixedX &- stepX, fixedY: fixedY &- stepY,
+                                texels: sourcePixels + Int(top) &* sourceRow, walk: walk, remaining: end &- x &+ 1,
+                                opacity: opacity, out: out + (x &- 1))
+                            if count > 0 {
+                                x &+= count &- 1
+                                fixedX &+= Int32(truncatingIfNeeded: count &- 1) &* stepX
+                                fixedY &+= Int32(truncatingIfNeeded: count &- 1) &* stepY
+                                continue
+                            }
+                        }
+                    } else {
+                        color = marquee_bilinear(
+                            topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                    }
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     continue
                 } else {
@@ -103,15 +127,56 @@ enum TurnedCardCompositor {
                 if color == 0 { continue }
                 // Most of a card is its fill over a plain background: the same color over the same
                 // pixel, again and again. The last result is kept and reused for a repeat.
-                let under = out[x]
+                let under = out[x &- 1]
                 if color != lastColor || under != lastUnder {
                     lastColor = color
                     lastUnder = under
                     lastBlend = marquee_over(color, opacity, under)
                 }
-                out[x] = lastBlend
+                out[x &- 1] = lastBlend
             }
         }
+    }
+
+    /// The walk's steps and sizes a run found ahead needs.
+    struct Walk {
+        let stepX: Int32
+        let stepY: Int32
+        let perStepX: Double
+        let perStepY: Double
+        let width: Int32
+        let sourceRow: Int
+    }
+
+    /// Without a map: the pixels from this one on whose samples stay in uniform blocks of
+    /// `color` on row `top` (slack 0: a run read from the raster holds for one row of blocks),
+    /// blended at once; 0 (nothing blended) when fewer than eight would. The raster's two rows
+    /// are read only as far as the samples can reach before they leave the row. Kept out of the
+    /// per-pixel loop, whose registers it would crowd.
+    @inline(never)
+    static func uniformRun(
+        _ color: UInt32, left: Int32, top: Int32, fixedX: Int32, fixedY: Int32, texels: UnsafePointer<UInt32>,
+        walk: Walk, remaining: Int, opacity: UInt32, out: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        var count = remaining
+        if walk.stepY > 0 {
+            count = min(count, steps(within: ((top &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: walk.perStepY))
+        } else if walk.stepY < 0 {
+            count = min(count, steps(within: fixedY &- ((top << 16) &+ 0x7FFF), perStep: walk.perStepY))
+        }
+        guard count >= 8 else { return 0 }
+        // The last texel column the samples can reach (the right one of the last sample's block).
+        let lastSample = Int(fixedX) &- 0x8000 &+ (count &- 1) &* Int(walk.stepX)
+        let reach = min(Int(walk.width) &- 1, (lastSample >> 16) &+ 1)
+        let bottom = texels + walk.sourceRow
+        var column = Int(left) &+ 2
+        while column <= reach && texels[column] == color && bottom[column] == color { column &+= 1 }
+        // Columns left ... column - 1 hold the color on both rows: the blocks from left to
+        // column - 2 are uniform.
+        let length = Int32(truncatingIfNeeded: column &- 1) &- left
+        count = min(count, steps(within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: walk.perStepX))
+        RunBlend(opacity == 255 ? color : multiply(color, by: opacity)).blend(over: out, count: count)
+        return count
     }
 
     /// The filter weight of a 16.16 coordinate: the top 7 bits of its fraction.
