@@ -170,6 +170,14 @@ enum TurnedCardCompositor {
         let reach = min(Int(walk.width) &- 1, (lastSample >> 16) &+ 1)
         let bottom = texels + walk.sourceRow
         var column = Int(left) &+ 2
+        // Four columns a compare while all four are within reach, then one by one.
+        let colors = SIMD4<UInt32>(repeating: color)
+        while column &+ 3 <= reach {
+            let above = UnsafeRawPointer(texels + column).loadUnaligned(as: SIMD4<UInt32>.self)
+            let below = UnsafeRawPointer(bottom + column).loadUnaligned(as: SIMD4<UInt32>.self)
+            if !all((above .== colors) .& (below .== colors)) { break }
+            column &+= 4
+        }
         while column <= reach && texels[column] == color && bottom[column] == color { column &+= 1 }
         // Columns left ... column - 1 hold the color on both rows: the blocks from left to
         // column - 2 are uniform.
