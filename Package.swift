@@ -51,12 +51,15 @@ let package = Package(
         .systemLibrary(name: "CStream", path: "Sources/CStream"),
         // Eight pixels to RGB565 in SSE2 or NEON (one inline function; no library to link).
         .systemLibrary(name: "CPack565", path: "Sources/CPack565"),
+        // A turned card's sample interpolated and blended (SSE2, NEON; two inline functions).
+        .systemLibrary(name: "CBilinear", path: "Sources/CBilinear"),
 
         .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
             name: "MarqueeRender",
             dependencies: [
-                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi", "CUnibreak",
+                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
+                "CUnibreak", "CBilinear",
             ]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream", "CPack565"]),

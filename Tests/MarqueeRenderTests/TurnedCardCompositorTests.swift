@@ -52,7 +52,7 @@ final class TurnedCardCompositorTests: XCTestCase {
             item.alpha = below(3) == 0 ? 1 : 0.02 + unit()
 
             try CardCompositor.draw(raster, item, onto: target, turnedCards: .own)
-            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixman)
+            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
             let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
             var firstDifference: String?
             for index in 0..<(160 * 120) where under[index] != expected[index] {
@@ -135,7 +135,7 @@ final class TurnedCardCompositorTests: XCTestCase {
 
             let runs = UniformBlockRuns(width: width, height: height)
             try CardCompositor.draw(raster, item, onto: target, runs: runs, turnedCards: .own)
-            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixman)
+            try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
             if let map = runs.lengths(of: raster), (0..<(width * height)).contains(where: { map[$0] > 3 }) {
                 runsUsed += 1
             }
@@ -172,6 +172,31 @@ final class TurnedCardCompositorTests: XCTestCase {
         XCTAssertEqual((0..<6).map { map[$0] }, [3, 2, 1, 0, 0, 0])
         XCTAssertEqual((0..<6).map { map[6 + $0] }, [3, 2, 1, 0, 0, 0])
         XCTAssertEqual((0..<6).map { map[12 + $0] }, [0, 0, 0, 0, 0, 0])
+        withExtendedLifetime(runs) {}
+    }
+
+    /// The third map's runs hold for the seventeen rows from eight above to eight below: a texel
+    /// that differs ends them on every row whose window reaches the blocks it is in, and on no
+    /// other; rows within eight of the raster's edges have none (its last row starts no block).
+    func testWideMapHoldsForSeventeenRows() throws {
+        let width = 5
+        let height = 30
+        let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height)
+        let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+        let row = raster.stride / 4
+        for y in 0..<height { for x in 0..<width { pixels[y * row + x] = 0xC060_3010 } }
+        // Each is in the blocks of rows 1 and 2, and of rows 23 and 24.
+        pixels[2 * row + 1] = 0xFF00_0000
+        pixels[24 * row + 1] = 0xFF00_0000
+        let runs = UniformBlockRuns(width: width, height: height)
+        let map = try XCTUnwrap(runs.lengths(of: raster))
+        func wide(_ y: Int) -> [UInt8] { (0..<width).map { map[(2 * height + y) * width + $0] } }
+        for y in 0..<8 { XCTAssertEqual(wide(y), [0, 0, 0, 0, 0], "row \(y)") }
+        for y in 8...10 { XCTAssertEqual(wide(y), [0, 0, 2, 1, 0], "row \(y)") }
+        for y in 11...14 { XCTAssertEqual(wide(y), [4, 3, 2, 1, 0], "row \(y)") }
+        for y in 15...20 { XCTAssertEqual(wide(y), [0, 0, 2, 1, 0], "row \(y)") }
+        for y in 21..<height { XCTAssertEqual(wide(y), [0, 0, 0, 0, 0], "row \(y)") }
+        XCTAssertEqual(runs.byteCount, 3 * width * height)
         withExtendedLifetime(runs) {}
     }
 

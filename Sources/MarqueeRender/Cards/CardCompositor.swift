@@ -9,8 +9,10 @@ import MarqueeCore
 /// so it colors the card and not its corners.
 enum CardCompositor {
     /// Who composites turned cards: Marquee's own compositor, or pixman (what the former is
-    /// tested against, and what tinted turned cards use).
-    enum TurnedCardPath { case own, pixman }
+    /// tested against, and what tinted turned cards use), within the card's outline or over its
+    /// whole bounding box (what the outline is tested against: it must leave out only pixels
+    /// the card does not touch).
+    enum TurnedCardPath { case own, pixman, pixmanWithoutOutline }
 
     /// `band`, when given, is the rows being drawn again, the only ones drawn into: the target's
     /// clip is set to them, and whatever this sets as the clip is put back to them afterwards.
@@ -62,7 +64,9 @@ enum CardCompositor {
         // Clipped to the turned card's spans, as the own compositor is, keeping pixman's (slow,
         // general) bilinear fetch off the empty corners.
         var spans = pixman_region32_t()
-        let clipped = item.rotation != 0 && outlineRegion(item, raster: raster, rows: rows, columns: columns, &spans)
+        let clipped =
+            item.rotation != 0 && path != .pixmanWithoutOutline
+            && outlineRegion(item, raster: raster, rows: rows, columns: columns, &spans)
         if clipped { pixman_image_set_clip_region32(target.handle, &spans) }
         defer {
             pixman_image_set_transform(raster.handle, nil)

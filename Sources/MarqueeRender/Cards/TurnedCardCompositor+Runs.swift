@@ -1,3 +1,4 @@
+import CBilinear
 import CPixman
 
 /// The compositor's path for rasters with a map of uniform blocks (`UniformBlockRuns`): a sample
@@ -26,9 +27,9 @@ extension TurnedCardCompositor {
         // starts the next run a pixel early, a count one long would be wrong.
         let perStepX = 1 / Double(stepX) * (1 - 0x1p-30)
         let perStepY = 1 / Double(abs(stepY)) * (1 - 0x1p-30)
-        // The last run's color and that color at the opacity.
+        // The last run's color, and that color at the opacity made ready to blend.
         var runColor: UInt32 = 0
-        var runFaded: UInt32 = 0
+        var runBlend = RunBlend(0)
 
         /// A texel, or transparent outside the raster (pixman's REPEAT_NONE).
         func texel(_ x: Int32, _ y: Int32) -> UInt32 {
@@ -61,36 +62,57 @@ extension TurnedCardCompositor {
                 // unsigned comparison each.
                 if UInt32(bitPattern: left) < innerWidth, UInt32(bitPattern: top) < innerHeight {
                     let offset = Int(top) &* sourceRow &+ Int(left)
-                    // A run valid from `top - slack` to `top + slack`, or on `top` alone.
+                    // A run valid from `top - slack` to `top + slack`, or on `top` alone: the
+                    // widest map's when it is as long as the next one's (it then holds for more
+                    // rows and as many columns), else whichever run lasts longer on this path.
+                    // The row's own map first: a block not uniform (0) has no run in the
+                    // others either, which hold the least over more rows.
                     let index = Int(top) &* Int(width) &+ Int(left)
-                    var length = Int32(runs[mapSize &+ index])
-                    var slack = Int32(UniformBlockRuns.slack)
-                    if length == 0 {
-                        length = Int32(runs[index])
-                        slack = 0
-                    }
+                    var length = Int32(runs[index])
                     if length != 0 {
-                        // The pixels whose samples stay in this run of uniform blocks: left
-                        // below left + length, top within the rows the run holds for.
-                        var count = Self.steps(
-                            within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: perStepX)
-                        if stepY > 0 {
-                            count = min(
-                                count,
-                                Self.steps(
-                                    within: ((top &+ slack &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY))
-                        } else if stepY < 0 {
-                            count = min(
-                                count,
-                                Self.steps(within: fixedY &- (((top &- slack) << 16) &+ 0x7FFF), perStep: perStepY))
+                        var slack: Int32 = 0
+                        var wideLength: Int32 = 0
+                        let middle = Int32(runs[mapSize &+ index])
+                        if middle != 0 {
+                            length = middle
+                            slack = Int32(UniformBlockRuns.slack)
+                            wideLength = Int32(runs[2 &* mapSize &+ index])
+                        }
+                        /// The pixels whose samples stay in a run of `length` uniform blocks from
+                        /// `left`, top within `slack` rows of `top`.
+                        @inline(__always)
+                        func pixels(_ length: Int32, _ slack: Int32) -> Int {
+                            let count = Self.steps(
+                                within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: perStepX)
+                            if stepY > 0 {
+                                return min(
+                                    count,
+                                    Self.steps(
+                                        within: ((top &+ slack &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY))
+                            } else if stepY < 0 {
+                                return min(
+                                    count,
+                                    Self.steps(
+                                        within: fixedY &- (((top &- slack) << 16) &+ 0x7FFF), perStep: perStepY))
+                            }
+                            return count
+                        }
+                        let wideSlack = Int32(UniformBlockRuns.wideSlack)
+                        var count: Int
+                        if wideLength == 0 || stepY == 0 {
+                            count = pixels(length, slack)
+                        } else if wideLength == length {
+                            count = pixels(wideLength, wideSlack)
+                        } else {
+                            count = max(pixels(length, slack), pixels(wideLength, wideSlack))
                         }
                         count = min(count, end &- x)
                         let color = sourcePixels[offset]
                         if color != runColor {
                             runColor = color
-                            runFaded = opacity == 255 ? color : multiply(color, by: opacity)
+                            runBlend = RunBlend(opacity == 255 ? color : multiply(color, by: opacity))
                         }
-                        blend(runFaded, over: out + x, count: count)
+                        runBlend.blend(over: out + x, count: count)
                         x &+= count
                         fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
                         fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
@@ -101,15 +123,16 @@ extension TurnedCardCompositor {
                     let topRight = texels[1]
                     let bottomLeft = texels[sourceRow]
                     let bottomRight = texels[sourceRow &+ 1]
-                    // Equal texels interpolate to themselves exactly: no arithmetic needed.
-                    color =
-                        topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
-                        ? topLeft
-                        : bilinearLanes(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                    // Not a uniform block (the map would hold a run), so not worth testing for
+                    // one: the interpolation of equal texels gives them back anyway.
+                    color = marquee_bilinear(
+                        topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     color = 0
                 } else {
-                    color = bilinear(
+                    // On the raster's edge (about one pixel in 25 here): the texels outside
+                    // it transparent, interpolated in lanes as inside.
+                    color = marquee_bilinear(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
                         weight(sampleX), weight(sampleY))
                 }
@@ -120,7 +143,7 @@ extension TurnedCardCompositor {
                     if color != lastColor || under != lastUnder {
                         lastColor = color
                         lastUnder = under
-                        lastBlend = Self.over(color, at: opacity, under)
+                        lastBlend = marquee_over(color, opacity, under)
                     }
                     out[x] = lastBlend
                 }
@@ -129,35 +152,6 @@ extension TurnedCardCompositor {
                 fixedY &+= stepY
             }
         }
-    }
-
-    /// `bilinear` in 16-bit lanes: the same weighted sum, truncated the same way. The rows are
-    /// weighted and added first (each column's channel below 2^15), then the columns: a column
-    /// c = 128 h + l makes the sum 128 (h-part) + (l-part), both below 2^16, and the result
-    /// (128 H + L) >> 14 is (H + L >> 7) >> 7, exactly.
-    @inline(__always)
-    static func bilinearLanes(
-        _ topLeft: UInt32, _ topRight: UInt32, _ bottomLeft: UInt32, _ bottomRight: UInt32, _ weightX: UInt32,
-        _ weightY: UInt32
-    ) -> UInt32 {
-        let texels = unsafeBitCast(SIMD4<UInt32>(topLeft, topRight, bottomLeft, bottomRight), to: SIMD8<UInt16>.self)
-        let down = UInt16(truncatingIfNeeded: weightY)
-        let vertical = SIMD8<UInt16>(lowHalf: SIMD4(repeating: 128 &- down), highHalf: SIMD4(repeating: down))
-        // Blue and red, then green and alpha: [left, left, right, right] after the rows are added.
-        let low = (texels & 0xFF) &* vertical
-        let high = (texels &>> 8) &* vertical
-        let lowColumns = low.lowHalf &+ low.highHalf
-        let highColumns = high.lowHalf &+ high.highHalf
-        // [blue, red, green, alpha] of the left column and of the right one.
-        let left = SIMD4<UInt16>(lowHalf: lowColumns.lowHalf, highHalf: highColumns.lowHalf)
-        let right = SIMD4<UInt16>(lowHalf: lowColumns.highHalf, highHalf: highColumns.highHalf)
-        let across = SIMD4<UInt16>(repeating: UInt16(truncatingIfNeeded: weightX))
-        let back = 128 &- across
-        let upper = (left &>> 7) &* back &+ (right &>> 7) &* across
-        let lower = (left & 0x7F) &* back &+ (right & 0x7F) &* across
-        let channels = (upper &+ (lower &>> 7)) &>> 7
-        // Blue | green << 8 and red | alpha << 8: the pixel's two 16-bit halves.
-        return unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
     }
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
@@ -170,77 +164,62 @@ extension TurnedCardCompositor {
         return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: quotient.bitPattern)) &+ 1
     }
 
-    /// `color` at `opacity` OVER `under`, one pixel in 16-bit lanes (the arithmetic of `blend`).
-    @inline(__always)
-    static func over(_ color: UInt32, at opacity: UInt32, _ under: UInt32) -> UInt32 {
-        var faded = channels(of: color)
-        if opacity != 255 { faded = scaledLanes(faded, by: UInt16(truncatingIfNeeded: opacity)) }
-        let alpha = faded[3]
-        if alpha == 255 { return pixel(of: faded) }
-        let sum = scaledLanes(channels(of: under), by: 255 &- alpha) &+ faded
-        // At most 510: a sum of 256 or more becomes all ones, whose low byte is 255.
-        return pixel(of: (sum | (0 &- (sum &>> 8))) & 0xFF)
-    }
+    /// One color (premultiplied, opacity applied) OVER runs of pixels, four at a time in SSE2's
+    /// (or NEON's) 16-bit lanes, with the arithmetic of `marquee_over`: each channel under * (255 -
+    /// alpha), rounded as pixman divides by 255, plus the color's channel, saturating. What
+    /// depends on the color alone is worked out once a color, not once a run (a turned card's
+    /// runs mostly follow one another in its fill's color). The pixels are read as 16-bit lanes
+    /// of two channels each, split into low and high bytes (Swift's widening conversions between
+    /// SIMD types are generic calls, not instructions). A run not a multiple of four ends with
+    /// the last four pixels, computed from what they held before the loop blends any of them.
+    struct RunBlend {
+        private enum Kind { case opaque, transparent, premultiplied, saturating }
+        private let kind: Kind
+        private let color: UInt32
+        private let factor: SIMD8<UInt16>
+        private let low: SIMD8<UInt16>
+        private let high: SIMD8<UInt16>
 
-    /// A pixel's channels, one a lane: blue, red, green, alpha (its two 16-bit halves split into
-    /// low and high bytes).
-    @inline(__always)
-    static func channels(of pixel: UInt32) -> SIMD4<UInt16> {
-        let halves = unsafeBitCast(pixel, to: SIMD2<UInt16>.self)
-        return SIMD4(lowHalf: halves & 0xFF, highHalf: halves &>> 8)
-    }
-
-    /// The pixel of `channels` (blue, red, green, alpha, each at most 255).
-    @inline(__always)
-    static func pixel(of channels: SIMD4<UInt16>) -> UInt32 {
-        unsafeBitCast(channels.lowHalf | channels.highHalf &<< 8, to: UInt32.self)
-    }
-
-    /// Channels times `factor` / 255, rounded as pixman does.
-    @inline(__always)
-    static func scaledLanes(_ channels: SIMD4<UInt16>, by factor: UInt16) -> SIMD4<UInt16> {
-        let product = channels &* SIMD4(repeating: factor) &+ 0x80
-        return (product &+ (product &>> 8)) &>> 8
-    }
-
-    /// `color` (premultiplied, opacity applied) OVER `under`, as pixman's combiner rounds.
-    @inline(__always)
-    static func over(_ color: UInt32, _ under: UInt32) -> UInt32 {
-        let alpha = color >> 24
-        if alpha == 255 { return color }
-        return color == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), color)
-    }
-
-    /// One color OVER `count` pixels, four at a time in SSE2's (or NEON's) 16-bit lanes, with the
-    /// arithmetic of `over`: each channel under * (255 - alpha), rounded as pixman divides by 255,
-    /// plus the color's channel, saturating. The pixels are read as 16-bit lanes of two channels
-    /// each, split into low and high bytes (Swift's widening conversions between SIMD types are
-    /// generic calls, not instructions). A run not a multiple of four ends with the last four
-    /// pixels, computed from what they held before the loop blends any of them.
-    @inline(__always)
-    static func blend(_ color: UInt32, over out: UnsafeMutablePointer<UInt32>, count: Int) {
-        let alpha = color >> 24
-        if alpha == 255 {
-            out.update(repeating: color, count: count)
-            return
-        }
-        if color == 0 { return }
-        let factor = SIMD8<UInt16>(repeating: UInt16(255 - alpha))
-        let channels = unsafeBitCast(SIMD4<UInt32>(repeating: color), to: SIMD8<UInt16>.self)
-        // A premultiplied color (no channel above its alpha) cannot take a channel past 255.
-        if color & 0xFF <= alpha && (color >> 8) & 0xFF <= alpha && (color >> 16) & 0xFF <= alpha {
-            let low = channels & 0xFF
-            let high = channels & 0xFF00
-            blendChunks(over: out, count: count) { under in
-                (scaledLanes(under & 0xFF, factor: factor) &+ low)
-                    | (scaledLanes(under &>> 8, factor: factor) &<< 8 &+ high)
+        init(_ color: UInt32) {
+            self.color = color
+            let alpha = color >> 24
+            factor = SIMD8(repeating: UInt16(255 - alpha))
+            let channels = unsafeBitCast(SIMD4<UInt32>(repeating: color), to: SIMD8<UInt16>.self)
+            low = channels & 0xFF
+            if alpha == 255 {
+                kind = .opaque
+                high = channels & 0xFF00
+            } else if color == 0 {
+                kind = .transparent
+                high = channels & 0xFF00
+            } else if color & 0xFF <= alpha && (color >> 8) & 0xFF <= alpha && (color >> 16) & 0xFF <= alpha {
+                // A premultiplied color (no channel above its alpha) cannot take a channel past 255.
+                kind = .premultiplied
+                high = channels & 0xFF00
+            } else {
+                kind = .saturating
+                high = channels &>> 8
             }
-        } else {
-            let low = channels & 0xFF
-            let high = channels &>> 8
-            blendChunks(over: out, count: count) { under in
-                saturated(scaledLanes(under & 0xFF, factor: factor) &+ low)
-                    | saturated(scaledLanes(under &>> 8, factor: factor) &+ high) &<< 8
+        }
+
+        @inline(__always)
+        func blend(over out: UnsafeMutablePointer<UInt32>, count: Int) {
+            let factor = factor
+            let low = low
+            let high = high
+            switch kind {
+            case .opaque: out.update(repeating: color, count: count)
+            case .transparent: return
+            case .premultiplied:
+                blendChunks(over: out, count: count) { under in
+                    (scaledLanes(under & 0xFF, factor: factor) &+ low)
+                        | (scaledLanes(under &>> 8, factor: factor) &<< 8 &+ high)
+                }
+            case .saturating:
+                blendChunks(over: out, count: count) { under in
+                    saturated(scaledLanes(under & 0xFF, factor: factor) &+ low)
+                        | saturated(scaledLanes(under &>> 8, factor: factor) &+ high) &<< 8
+                }
             }
         }
     }
@@ -252,11 +231,20 @@ extension TurnedCardCompositor {
     ) {
         let raw = UnsafeMutableRawPointer(out)
         if count >= 4 {
-            let last = chunk(raw.loadUnaligned(fromByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self))
+            let lastUnder = raw.loadUnaligned(fromByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)
+            let last = chunk(lastUnder)
+            // What a card passes over is mostly plain (the background, another card's fill): four
+            // pixels as the last four computed take their result again, at a compare's cost.
+            var seen = lastUnder
+            var seenResult = last
             var index = 0
             while index &+ 4 < count {
                 let under = raw.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<UInt16>.self)
-                raw.storeBytes(of: chunk(under), toByteOffset: index &* 4, as: SIMD8<UInt16>.self)
+                if !all(under .== seen) {
+                    seen = under
+                    seenResult = chunk(under)
+                }
+                raw.storeBytes(of: seenResult, toByteOffset: index &* 4, as: SIMD8<UInt16>.self)
                 index &+= 4
             }
             raw.storeBytes(of: last, toByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)

@@ -1,3 +1,4 @@
+import CBilinear
 import CPixman
 
 /// Composites a turned card's raster onto the frame: bilinear sampling through an affine
@@ -7,6 +8,8 @@ import CPixman
 /// the cost: pixman fetches each span into a scanline buffer with a generic fetcher, clears and
 /// combines it in separate passes; this reads four texels and writes the frame once, and skips
 /// the interpolation where the four texels are equal, which on a card is most of it (its fill).
+/// A sample is interpolated and blended in the processor's vector lanes (`marquee_bilinear` and
+/// `marquee_over`, Sources/CBilinear: SSE2, NEON, plain; tools/check-cbilinear).
 /// With a map of the raster's uniform blocks (`UniformBlockRuns`), runs of one color are blended
 /// without reading texels at all (`compositeRuns`). `TurnedCardCompositorTests` holds both paths
 /// to pixman's output on random cards, turns, scales and opacities.
@@ -56,6 +59,12 @@ enum TurnedCardCompositor {
             return sourcePixels[Int(y) * sourceRow + Int(x)]
         }
 
+        // Runs read ahead follow the walk left to right in 32-bit fixed point, as with a map.
+        let scans = stepX > 0 && width < 0x7000 && height < 0x7000
+        let walk = Walk(
+            stepX: stepX, stepY: stepY, perStepX: 1 / Double(stepX) * (1 - 0x1p-30),
+            perStepY: 1 / Double(abs(stepY)) * (1 - 0x1p-30), width: width, sourceRow: sourceRow)
+
         // The last color blended, the pixel it was blended over and the result (0 over 0 is 0).
         var lastColor: UInt32 = 0
         var lastUnder: UInt32 = 0
@@ -68,12 +77,15 @@ enum TurnedCardCompositor {
             var fixedX = point.vector.0
             var fixedY = point.vector.1
             let out = targetPixels + Int(y) * targetRow
-            for x in Int(span.x1)..<Int(span.x2) {
+            var x = Int(span.x1)
+            let end = Int(span.x2)
+            while x < end {
                 // The four texels around the sample point, which is half a texel up and left.
                 let sampleX = fixedX &- 0x8000
                 let sampleY = fixedY &- 0x8000
                 fixedX &+= stepX
                 fixedY &+= stepY
+                x &+= 1
                 let left = sampleX >> 16
                 let top = sampleY >> 16
                 var color: UInt32
@@ -86,71 +98,98 @@ enum TurnedCardCompositor {
                     let bottomLeft = texels[sourceRow]
                     let bottomRight = texels[sourceRow &+ 1]
                     // Equal texels interpolate to themselves exactly: no arithmetic needed.
-                    color =
-                        topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight
-                        ? topLeft
-                        : bilinear(topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                    if topLeft == topRight && topLeft == bottomLeft && topLeft == bottomRight {
+                        color = topLeft
+                        if scans {
+                            // A run of such blocks found by reading the raster ahead (no map yet).
+                            let count = uniformRun(
+                                color, left: left, top: top, fixedX: fixedX &- stepX, fixedY: fixedY &- stepY,
+                                texels: sourcePixels + Int(top) &* sourceRow, walk: walk, remaining: end &- x &+ 1,
+                                opacity: opacity, out: out + (x &- 1))
+                            if count > 0 {
+                                x &+= count &- 1
+                                fixedX &+= Int32(truncatingIfNeeded: count &- 1) &* stepX
+                                fixedY &+= Int32(truncatingIfNeeded: count &- 1) &* stepY
+                                continue
+                            }
+                        }
+                    } else {
+                        color = marquee_bilinear(
+                            topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                    }
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     continue
                 } else {
-                    color = bilinear(
+                    color = marquee_bilinear(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
                         weight(sampleX), weight(sampleY))
                 }
                 if color == 0 { continue }
                 // Most of a card is its fill over a plain background: the same color over the same
                 // pixel, again and again. The last result is kept and reused for a repeat.
-                let under = out[x]
+                let under = out[x &- 1]
                 if color != lastColor || under != lastUnder {
                     lastColor = color
                     lastUnder = under
-                    let faded = opacity == 255 ? color : multiply(color, by: opacity)
-                    let alpha = faded >> 24
-                    if alpha == 255 {
-                        lastBlend = faded
-                    } else {
-                        lastBlend = faded == 0 ? under : addSaturating(multiply(under, by: 255 - alpha), faded)
-                    }
+                    lastBlend = marquee_over(color, opacity, under)
                 }
-                out[x] = lastBlend
+                out[x &- 1] = lastBlend
             }
         }
+    }
+
+    /// The walk's steps and sizes a run found ahead needs.
+    struct Walk {
+        let stepX: Int32
+        let stepY: Int32
+        let perStepX: Double
+        let perStepY: Double
+        let width: Int32
+        let sourceRow: Int
+    }
+
+    /// Without a map: the pixels from this one on whose samples stay in uniform blocks of
+    /// `color` on row `top` (slack 0: a run read from the raster holds for one row of blocks),
+    /// blended at once; 0 (nothing blended) when fewer than eight would. The raster's two rows
+    /// are read only as far as the samples can reach before they leave the row. Kept out of the
+    /// per-pixel loop, whose registers it would crowd.
+    @inline(never)
+    static func uniformRun(
+        _ color: UInt32, left: Int32, top: Int32, fixedX: Int32, fixedY: Int32, texels: UnsafePointer<UInt32>,
+        walk: Walk, remaining: Int, opacity: UInt32, out: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        var count = remaining
+        if walk.stepY > 0 {
+            count = min(count, steps(within: ((top &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: walk.perStepY))
+        } else if walk.stepY < 0 {
+            count = min(count, steps(within: fixedY &- ((top << 16) &+ 0x7FFF), perStep: walk.perStepY))
+        }
+        guard count >= 8 else { return 0 }
+        // The last texel column the samples can reach (the right one of the last sample's block).
+        let lastSample = Int(fixedX) &- 0x8000 &+ (count &- 1) &* Int(walk.stepX)
+        let reach = min(Int(walk.width) &- 1, (lastSample >> 16) &+ 1)
+        let bottom = texels + walk.sourceRow
+        var column = Int(left) &+ 2
+        // Four columns a compare while all four are within reach, then one by one.
+        let colors = SIMD4<UInt32>(repeating: color)
+        while column &+ 3 <= reach {
+            let above = UnsafeRawPointer(texels + column).loadUnaligned(as: SIMD4<UInt32>.self)
+            let below = UnsafeRawPointer(bottom + column).loadUnaligned(as: SIMD4<UInt32>.self)
+            if !all((above .== colors) .& (below .== colors)) { break }
+            column &+= 4
+        }
+        while column <= reach && texels[column] == color && bottom[column] == color { column &+= 1 }
+        // Columns left ... column - 1 hold the color on both rows: the blocks from left to
+        // column - 2 are uniform.
+        let length = Int32(truncatingIfNeeded: column &- 1) &- left
+        count = min(count, steps(within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: walk.perStepX))
+        RunBlend(opacity == 255 ? color : multiply(color, by: opacity)).blend(over: out, count: count)
+        return count
     }
 
     /// The filter weight of a 16.16 coordinate: the top 7 bits of its fraction.
     @inline(__always)
     static func weight(_ fixed: Int32) -> UInt32 { UInt32(truncatingIfNeeded: (fixed >> 9) & 0x7F) }
-
-    /// pixman's 64-bit bilinear interpolation: weights of 7 bits doubled to 8, each channel the
-    /// truncated weighted sum (the weights add up to 65536).
-    @inline(__always)
-    static func bilinear(
-        _ topLeft: UInt32, _ topRight: UInt32, _ bottomLeft: UInt32, _ bottomRight: UInt32, _ weightX: UInt32,
-        _ weightY: UInt32
-    ) -> UInt32 {
-        let x = UInt64(weightX << 1)
-        let y = UInt64(weightY << 1)
-        let wTopLeft = (256 - x) * (256 - y)
-        let wTopRight = x * (256 - y)
-        let wBottomLeft = (256 - x) * y
-        let wBottomRight = x * y
-        // Alpha and blue, 24 bits apart.
-        func alphaBlue(_ pixel: UInt32) -> UInt64 { UInt64(pixel & 0xFF00_00FF) }
-        var sum =
-            alphaBlue(topLeft) * wTopLeft + alphaBlue(topRight) * wTopRight + alphaBlue(bottomLeft) * wBottomLeft
-            + alphaBlue(bottomRight) * wBottomRight
-        var result = sum & 0x0000_FF00_00FF_0000
-        // Red and green, moved 24 bits apart.
-        func redGreen(_ pixel: UInt32) -> UInt64 {
-            let wide = UInt64(pixel)
-            return ((wide << 16) & 0x0000_00FF_0000_0000) | (wide & 0x0000_FF00)
-        }
-        sum =
-            redGreen(topLeft) * wTopLeft + redGreen(topRight) * wTopRight + redGreen(bottomLeft) * wBottomLeft
-            + redGreen(bottomRight) * wBottomRight
-        result |= ((sum >> 16) & 0x0000_00FF_0000_0000) | (sum & 0xFF00_0000)
-        return UInt32(truncatingIfNeeded: result >> 16)
-    }
 
     /// Each channel times `factor` / 255, rounded as pixman's combiners round.
     @inline(__always)
@@ -160,16 +199,5 @@ enum TurnedCardCompositor {
         var alphaGreen = ((pixel >> 8) & 0x00FF_00FF) &* factor &+ 0x0080_0080
         alphaGreen = (alphaGreen &+ ((alphaGreen >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
         return redBlue | alphaGreen
-    }
-
-    /// Channel by channel, saturating at 255.
-    @inline(__always)
-    static func addSaturating(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        func add(_ x: UInt32, _ y: UInt32) -> UInt32 {
-            var sum = x + y
-            sum |= 0x1000_0100 &- ((sum >> 8) & 0x00FF_00FF)
-            return sum & 0x00FF_00FF
-        }
-        return add(a & 0x00FF_00FF, b & 0x00FF_00FF) | add((a >> 8) & 0x00FF_00FF, (b >> 8) & 0x00FF_00FF) << 8
     }
 }

@@ -4,15 +4,19 @@
 /// reads one count and blends a whole run of frame pixels with one color, where it would read
 /// and compare four texels for every pixel. A second map holds the same counts for the rows two
 /// above to two below (their least): a turned card's samples drift across rows, and a run valid
-/// on five rows lasts until they leave all five, not one. Built on first use and kept with the
-/// raster (two bytes a texel, half the raster's own memory); a raster's pixels never change once
-/// made.
+/// on five rows lasts until they leave all five, not one. A third holds them for the rows eight
+/// above to eight below: in a card's open fill, between and beside its lines of text, a run then
+/// lasts over seventeen rows of drift, and a turned card's samples start a third as many runs.
+/// Built on first use and kept with the raster (three bytes a texel, three quarters of the
+/// raster's own memory); a raster's pixels never change once made.
 final class UniformBlockRuns {
     /// Texels per row of each map: the raster's width.
     let width: Int
     let height: Int
     /// How many rows above and below the second map's runs hold for.
     static let slack = 2
+    /// How many rows above and below the third map's runs hold for.
+    static let wideSlack = 8
     private var lengths: UnsafeMutablePointer<UInt8>?
     /// The renderer's number of the first frame that drew the raster transformed (it spreads
     /// the building of maps over frames).
@@ -27,18 +31,19 @@ final class UniformBlockRuns {
     deinit { lengths?.deallocate() }
 
     /// The memory the maps take: nothing until built (most rasters are never drawn turned long
-    /// enough to get one), then two bytes a texel.
-    var byteCount: Int { isBuilt ? 2 * width * height : 0 }
+    /// enough to get one), then three bytes a texel.
+    var byteCount: Int { isBuilt ? 3 * width * height : 0 }
 
     /// The counts for `raster` (the raster this map was made for), built on the first call: the
     /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
-    /// [(height + y) * width + x].
+    /// [(height + y) * width + x], and those of rows y - wideSlack ... y + wideSlack last, at
+    /// [(2 * height + y) * width + x].
     func lengths(of raster: PixmanImage) -> UnsafePointer<UInt8>? {
         if let lengths { return UnsafePointer(lengths) }
         guard raster.width == width, raster.height == height, width > 0, height > 0,
             let pixels = raster.pixels?.assumingMemoryBound(to: UInt32.self)
         else { return nil }
-        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * width * height)
+        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * width * height)
         let sourceRow = raster.stride / 4
         // A row's differences, four texels at a time: zero where a block is uniform.
         let differences = UnsafeMutablePointer<UInt32>.allocate(capacity: width + 4)
@@ -111,7 +116,39 @@ final class UniformBlockRuns {
                 x += 1
             }
         }
+        // The wide map from the second: its windows of five rows centred on y - 6, y - 1, y + 4
+        // and y + 6 cover the seventeen rows from y - 8 to y + 8 (wideSlack).
+        let wide = Self.wideSlack
+        for y in 0..<height {
+            let out = map + (2 * height + y) * width
+            guard y >= wide, y + wide < height else {
+                out.initialize(repeating: 0, count: width)
+                continue
+            }
+            func window(_ offset: Int) -> UnsafePointer<UInt8> { UnsafePointer(map + (height + y + offset) * width) }
+            leastOf(window(-6), window(-1), window(4), window(6), into: out, count: width)
+        }
         lengths = map
         return UnsafePointer(map)
+    }
+
+    /// The least of four rows of counts, sixteen at a time.
+    private func leastOf(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ c: UnsafePointer<UInt8>, _ d: UnsafePointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        func load(_ row: UnsafePointer<UInt8>, _ x: Int) -> SIMD16<UInt8> {
+            UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self)
+        }
+        var x = 0
+        while x + 16 <= count {
+            let least = pointwiseMin(pointwiseMin(load(a, x), load(b, x)), pointwiseMin(load(c, x), load(d, x)))
+            UnsafeMutableRawPointer(out + x).storeBytes(of: least, as: SIMD16<UInt8>.self)
+            x += 16
+        }
+        while x < count {
+            out[x] = min(min(a[x], b[x]), min(c[x], d[x]))
+            x += 1
+        }
     }
 }

@@ -1,0 +1,114 @@
+#ifndef MARQUEE_CBILINEAR_BILINEAR_H
+#define MARQUEE_CBILINEAR_BILINEAR_H
+/* One turned card's sample, interpolated and blended, as pixman's general path computes it: the
+ * compositor's work for the samples that are not in a run of one color (a card's text edges and
+ * its outline), one pixel at a time. Swift's SIMD types took about twice the instructions here
+ * (a 16-bit split of every product, lanes moved one by one; docs/performance.md), so the lanes are
+ * written with the processor's intrinsics: SSE2 on x86-64, NEON on arm64, and plain arithmetic
+ * elsewhere (or with MARQUEE_BILINEAR_PLAIN defined, which tools/test-bilinear compares with the
+ * vector version). Header-only and `static inline`, so the compiler puts it into the Swift caller.
+ * Pixels are 32-bit a8r8g8b8 / x8r8g8b8 words, premultiplied. */
+#include <stdint.h>
+
+#if defined(MARQUEE_BILINEAR_PLAIN)
+#elif defined(__SSE2__) && defined(__x86_64__)
+#define MARQUEE_BILINEAR_SSE2 1
+#include <emmintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define MARQUEE_BILINEAR_NEON 1
+#include <arm_neon.h>
+#endif
+
+/* The bilinear interpolation of four texels with 7-bit weights `wx` and `wy` (0...127, the top
+ * bits of the sample's fractions): each channel the sum of texel * (128 - wx or wx) * (128 - wy
+ * or wy), truncated >> 14. pixman doubles the weights to 8 bits and truncates >> 16: the same. */
+static inline uint32_t marquee_bilinear(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                        uint32_t bottomRight, uint32_t wx, uint32_t wy) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    /* [left's blue, green, red, alpha, right's ...] in 16-bit lanes, each row. */
+    __m128i top = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)topRight << 32) | topLeft)), zero);
+    __m128i bottom =
+        _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)bottomRight << 32) | bottomLeft)), zero);
+    /* The rows weighted and added: at most 255 * 128, below 2^15. */
+    __m128i columns = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - wy))),
+                                    _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy)));
+    /* Each channel's left and right side by side, weighted and added in 32 bits. */
+    __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
+    __m128i sums = _mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx << 16) | (128 - wx))));
+    __m128i channels = _mm_srli_epi32(sums, 14);
+    channels = _mm_packs_epi32(channels, channels);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(channels, channels));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint8x8_t top = vcreate_u8(((uint64_t)topRight << 32) | topLeft);
+    uint8x8_t bottom = vcreate_u8(((uint64_t)bottomRight << 32) | bottomLeft);
+    uint16x8_t columns = vmlal_u8(vmull_u8(top, vdup_n_u8((uint8_t)(128 - wy))), bottom, vdup_n_u8((uint8_t)wy));
+    uint32x4_t sums = vmlal_n_u16(vmull_n_u16(vget_low_u16(columns), (uint16_t)(128 - wx)),
+                                  vget_high_u16(columns), (uint16_t)wx);
+    uint16x4_t channels = vshrn_n_u32(sums, 14);
+    uint8x8_t bytes = vmovn_u16(vcombine_u16(channels, channels));
+    return vget_lane_u32(vreinterpret_u32_u8(bytes), 0);
+#else
+    uint32_t result = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t left = ((topLeft >> shift) & 0xFF) * (128 - wy) + ((bottomLeft >> shift) & 0xFF) * wy;
+        uint32_t right = ((topRight >> shift) & 0xFF) * (128 - wy) + ((bottomRight >> shift) & 0xFF) * wy;
+        result |= ((left * (128 - wx) + right * wx) >> 14) << shift;
+    }
+    return result;
+#endif
+}
+
+/* `color` at `opacity` (0...255; 255 leaves it) OVER `under`: each channel times a factor / 255
+ * rounded as pixman's combiners round (t = c * f + 128, (t + (t >> 8)) >> 8), the sum
+ * saturating at 255. */
+static inline uint32_t marquee_over(uint32_t color, uint32_t opacity, uint32_t under) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    __m128i faded = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)color), zero);
+    if (opacity != 255) {
+        __m128i product = _mm_add_epi16(_mm_mullo_epi16(faded, _mm_set1_epi16((short)opacity)), half);
+        faded = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    }
+    __m128i fadedBytes = _mm_packus_epi16(faded, faded);
+    uint32_t alpha = (uint32_t)_mm_cvtsi128_si32(fadedBytes) >> 24;
+    if (alpha == 255) return (uint32_t)_mm_cvtsi128_si32(fadedBytes);
+    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), zero);
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, _mm_set1_epi16((short)(255 - alpha))), half);
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_adds_epu8(_mm_packus_epi16(below, below), fadedBytes));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint8x8_t faded = vcreate_u8(color);
+    if (opacity != 255) {
+        uint16x8_t product = vaddq_u16(vmull_u8(faded, vdup_n_u8((uint8_t)opacity)), vdupq_n_u16(0x80));
+        faded = vshrn_n_u16(vsraq_n_u16(product, product, 8), 8);
+    }
+    uint32_t alpha = vget_lane_u32(vreinterpret_u32_u8(faded), 0) >> 24;
+    if (alpha == 255) return vget_lane_u32(vreinterpret_u32_u8(faded), 0);
+    uint16x8_t product = vaddq_u16(vmull_u8(vcreate_u8(under), vdup_n_u8((uint8_t)(255 - alpha))), vdupq_n_u16(0x80));
+    uint8x8_t below = vshrn_n_u16(vsraq_n_u16(product, product, 8), 8);
+    return vget_lane_u32(vreinterpret_u32_u8(vqadd_u8(below, faded)), 0);
+#else
+    uint32_t faded = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t channel = (color >> shift) & 0xFF;
+        if (opacity != 255) {
+            uint32_t product = channel * opacity + 0x80;
+            channel = (product + (product >> 8)) >> 8;
+        }
+        faded |= channel << shift;
+    }
+    uint32_t alpha = faded >> 24;
+    if (alpha == 255) return faded;
+    uint32_t result = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t product = ((under >> shift) & 0xFF) * (255 - alpha) + 0x80;
+        uint32_t sum = ((product + (product >> 8)) >> 8) + ((faded >> shift) & 0xFF);
+        result |= (sum > 255 ? 255 : sum) << shift;
+    }
+    return result;
+#endif
+}
+
+#endif

@@ -1,0 +1,73 @@
+/* Checks Sources/CBilinear/bilinear.h against pixman's arithmetic written out plainly: its 64-bit
+ * bilinear interpolation (weights doubled to 8 bits, truncated >> 16) and its combiners' OVER
+ * through a solid mask (each channel times the mask's alpha / 255, then the pixel under times
+ * 255 - alpha / 255, rounded, added with saturation). Every weight pair on random texels, and
+ * random colors, opacities and pixels under. Run by tools/check-cbilinear on each path. */
+#include <stdio.h>
+#include <stdint.h>
+#include "bilinear.h"
+
+static uint64_t state = 0x9E3779B97F4A7C15u;
+static uint32_t next(void) {
+    state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+    return (uint32_t)(state >> 11);
+}
+
+static uint32_t reference_bilinear(uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br, uint32_t wx, uint32_t wy) {
+    uint64_t x = wx << 1, y = wy << 1, result = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint64_t sum = ((tl >> shift) & 0xFF) * (256 - x) * (256 - y) + ((tr >> shift) & 0xFF) * x * (256 - y)
+                     + ((bl >> shift) & 0xFF) * (256 - x) * y + ((br >> shift) & 0xFF) * x * y;
+        result |= (sum >> 16) << shift;
+    }
+    return (uint32_t)result;
+}
+
+static uint32_t divide255(uint32_t a, uint32_t b) {
+    uint32_t t = a * b + 0x80;
+    return ((t >> 8) + t) >> 8;
+}
+
+static uint32_t reference_over(uint32_t color, uint32_t opacity, uint32_t under) {
+    uint32_t faded = 0;
+    for (int shift = 0; shift < 32; shift += 8) faded |= divide255((color >> shift) & 0xFF, opacity) << shift;
+    uint32_t alpha = faded >> 24, result = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t sum = divide255((under >> shift) & 0xFF, 255 - alpha) + ((faded >> shift) & 0xFF);
+        result |= (sum > 255 ? 255 : sum) << shift;
+    }
+    return result;
+}
+
+/* Mostly premultiplied colors, some not (a card's raster is premultiplied; the blend must still
+ * saturate as pixman does if one is not). */
+static uint32_t color(void) {
+    if (next() % 8 == 0) return next();
+    uint32_t alpha = next() % 256, pixel = alpha << 24;
+    for (int shift = 0; shift < 24; shift += 8) pixel |= (next() % (alpha + 1)) << shift;
+    return pixel;
+}
+
+int main(void) {
+    long failures = 0, checked = 0;
+    for (int round = 0; round < 40; round++) {
+        uint32_t tl = color(), tr = color(), bl = color(), br = color();
+        if (round % 4 == 0) tl = tr = bl = br | 0xFF000000u;
+        for (uint32_t wx = 0; wx < 128; wx++)
+            for (uint32_t wy = 0; wy < 128; wy++) {
+                uint32_t got = marquee_bilinear(tl, tr, bl, br, wx, wy);
+                uint32_t want = reference_bilinear(tl, tr, bl, br, wx, wy);
+                checked++;
+                if (got != want && failures++ < 5)
+                    printf("bilinear %08x %08x %08x %08x (%u, %u): %08x, not %08x\n", tl, tr, bl, br, wx, wy, got, want);
+            }
+    }
+    for (int round = 0; round < 2000000; round++) {
+        uint32_t c = color(), under = next(), opacity = round % 3 == 0 ? 255 : next() % 256;
+        uint32_t got = marquee_over(c, opacity, under), want = reference_over(c, opacity, under);
+        checked++;
+        if (got != want && failures++ < 10) printf("over %08x at %u over %08x: %08x, not %08x\n", c, opacity, under, got, want);
+    }
+    printf("%ld checked, %ld wrong\n", checked, failures);
+    return failures != 0;
+}
