@@ -140,4 +140,61 @@ final class ScanoutConversionTests: XCTestCase {
             }
         }
     }
+
+    /// The 16-bit conversion goes through C intrinsics (Sources/CPack565/pack565.h): every value of
+    /// each channel, against the other two at the values where truncation to 5 or 6 bits changes
+    /// (and the fourth byte 0, 0x80 or 0xFF, which must not leak in), equals the spelled-out
+    /// formula; a row width that is not a multiple of eight takes the per-pixel tail too.
+    func testSixteenBitRowsEqualTheFormulaOnEveryChannelValue() {
+        let edges: [UInt32] = [0x00, 0x01, 0x03, 0x04, 0x07, 0x08, 0x7F, 0x80, 0xF7, 0xF8, 0xFB, 0xFC, 0xFF]
+        var values: [UInt32] = []
+        for channel in 0..<3 {
+            for value in UInt32(0)...255 {
+                for (index, first) in edges.enumerated() {
+                    for second in edges {
+                        let top: UInt32 = [0x00, 0x80, 0xFF][(index + Int(value)) % 3]
+                        let others = [first, second]
+                        var channels: [UInt32] = []
+                        var next = 0
+                        for slot in 0..<3 {
+                            if slot == channel {
+                                channels.append(value)
+                            } else {
+                                channels.append(others[next])
+                                next += 1
+                            }
+                        }
+                        values.append(top << 24 | channels[0] << 16 | channels[1] << 8 | channels[2])
+                    }
+                }
+            }
+        }
+        let width = 483
+        let height = (values.count + width - 1) / width
+        let frame = PixelBuffer(width: width, height: height)
+        frame.withPixels { pixels in
+            for y in 0..<height {
+                for x in 0..<width { pixels[y * frame.stride + x] = values[(y * width + x) % values.count] }
+            }
+        }
+        for format in [ScanoutFormat.rgb565, .bgr565] {
+            let bytesPerRow = width * 2 + 6
+            var memory = [UInt16](repeating: 0, count: bytesPerRow / 2 * height)
+            memory.withUnsafeMutableBytes { raw in
+                FrameCopier.copy(
+                    frame, rows: 0..<height,
+                    to: ScanoutSurface(
+                        base: raw.baseAddress!, bytesPerRow: bytesPerRow, width: width, height: height, format: format),
+                    rotation: .none)
+            }
+            var wrong = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let pixel = values[(y * width + x) % values.count]
+                    if UInt32(memory[y * bytesPerRow / 2 + x]) != reference(pixel, format) { wrong += 1 }
+                }
+            }
+            XCTAssertEqual(wrong, 0, "\(format)")
+        }
+    }
 }
