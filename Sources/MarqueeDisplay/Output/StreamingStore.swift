@@ -32,24 +32,6 @@ enum StreamingStore {
         }
     }
 
-    /// `byteCount` bytes from `from` to `to` (16-byte aligned): 64 bytes a step streamed, the
-    /// rest stored.
-    @inline(__always) static func copyRow(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, byteCount: Int) {
-        var offset = 0
-        while offset &+ 64 <= byteCount {
-            let a = from.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
-            let b = from.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
-            let c = from.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD4<UInt32>.self)
-            let d = from.loadUnaligned(fromByteOffset: offset &+ 48, as: SIMD4<UInt32>.self)
-            marquee_stream_u32x4_store(to + offset, a)
-            marquee_stream_u32x4_store(to + (offset &+ 16), b)
-            marquee_stream_u32x4_store(to + (offset &+ 32), c)
-            marquee_stream_u32x4_store(to + (offset &+ 48), d)
-            offset &+= 64
-        }
-        if offset < byteCount { (to + offset).copyMemory(from: from + offset, byteCount: byteCount &- offset) }
-    }
-
     /// Makes the streamed stores visible before the buffer is handed on.
     @inline(__always) static func fence() { marquee_stream_fence() }
 }
