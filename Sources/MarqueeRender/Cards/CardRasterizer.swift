@@ -257,14 +257,17 @@ final class SolidColors {
     }
 
     /// Glyph blends of `color` over a card's fill (`GlyphBlender`): a few (text colours times
-    /// card fills), found by a scan.
+    /// card fills), found by a scan. Up to 64 pairs (3 KB each), the oldest dropped first: a
+    /// board whose cards take their colours from their values (a status per row) can show more
+    /// than 16 pairs in one frame, and each table missed is made again for every line drawn.
     private var overTables: [GlyphBlender.OverTable] = []
+    private static let overTableLimit = 64
 
     func overTable(_ color: Color, fill: UInt32) -> GlyphBlender.OverTable? {
         let pixel = SolidFill.pixel(pixman_color_t(color))
         if let known = overTables.first(where: { $0.color == pixel && $0.fill == fill }) { return known }
         guard let made = GlyphBlender.OverTable(color: pixel, fill: fill) else { return nil }
-        if overTables.count >= 16 { overTables.removeFirst() }
+        if overTables.count >= Self.overTableLimit { overTables.removeFirst() }
         overTables.append(made)
         return made
     }
