@@ -1,6 +1,7 @@
 /* Checks Sources/CPack565/pack565.h against the 5-6-5 truncation written out channel by channel:
  * every value of each channel (with the other channels random), then 16 million random pixels,
- * for RGB565 and BGR565. Run by tools/check-cpack565 on each of the header's paths. */
+ * for RGB565 and BGR565; then whole rows through `marquee_pack565_row`. Run by
+ * tools/check-cpack565 on each of the header's paths. */
 #include "pack565.h"
 #include <stdio.h>
 
@@ -45,5 +46,31 @@ int main(void) {
         }
     }
     printf("  %lu of %lu pixels wrong\n", wrong, checked);
-    return wrong != 0;
+
+    /* Whole rows: every length from 0 to 300 and 1920, from every start offset of a 64-byte line
+     * on both sides, through each step this processor has (AVX2 when usable); a guard word after
+     * the row catches a step writing past its end. */
+    unsigned long rowsWrong = 0, rowsChecked = 0;
+    static uint32_t source[1920 + 16];
+    static uint16_t destination[1920 + 32 + 1];
+    for (int avx2 = 0; avx2 <= marquee_pack565_avx2_usable(); avx2++) {
+        for (int bgr = 0; bgr < 2; bgr++) {
+            for (long count = 0; count <= 1920; count = count < 300 ? count + 1 : 1920) {
+                int sourceOffset = (int)(count % 16), destinationOffset = (int)(count * 7 % 32);
+                for (long x = 0; x < count; x++) source[sourceOffset + x] = next();
+                destination[destinationOffset + count] = 0xBEEF;
+                marquee_pack565_row(source + sourceOffset, destination + destinationOffset, count, bgr, avx2);
+                rowsChecked++;
+                int bad = destination[destinationOffset + count] != 0xBEEF;
+                for (long x = 0; x < count; x++)
+                    bad |= destination[destinationOffset + x] != expected(source[sourceOffset + x], bgr);
+                if (bad && rowsWrong++ < 5)
+                    printf("  row of %ld (%s, %s) wrong\n", count, bgr ? "BGR565" : "RGB565", avx2 ? "AVX2" : "eight a step");
+                if (count == 1920) break;
+            }
+        }
+    }
+    printf("  %lu of %lu rows wrong (AVX2 %s)\n", rowsWrong, rowsChecked,
+           marquee_pack565_avx2_usable() ? "step checked" : "step not on this path or processor");
+    return wrong != 0 || rowsWrong != 0;
 }

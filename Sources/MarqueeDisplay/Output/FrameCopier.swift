@@ -45,26 +45,9 @@ public enum FrameCopier {
                 }
             }
         case .none:
-            // Eight pixels a step, in SIMD registers whatever the format (the 16-bit formats'
-            // conversion included), each panel row written front to back.
-            for y in rows {
-                let from = UnsafeRawPointer(source + y * sourceStride)
-                let to = UnsafeMutableRawPointer(panelRow(y))
-                let wordSize = MemoryLayout<Encoding.Word>.size
-                var x = 0
-                while x &+ 8 <= width {
-                    let eight = from.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
-                    to.storeBytes(
-                        of: Encoding.encode(eight), toByteOffset: x &* wordSize, as: SIMD8<Encoding.Word>.self)
-                    x &+= 8
-                }
-                let pixels = from.assumingMemoryBound(to: UInt32.self)
-                let words = to.assumingMemoryBound(to: Encoding.Word.self)
-                while x < width {
-                    words[x] = Encoding.encode(pixels[x])
-                    x &+= 1
-                }
-            }
+            // In SIMD registers whatever the format (the 16-bit formats' conversion included),
+            // each panel row written front to back.
+            for y in rows { Encoding.encodeRow(from: source + y * sourceStride, to: panelRow(y), count: width) }
         case .half:
             // Four pixels at a time, their order reversed in registers: left to the compiler, the
             // reversed loop was vectorized in some builds and not in others (1.0 or 1.45 ms).
