@@ -1,6 +1,7 @@
 /* Checks Sources/CPack565/pack565.h against the 5-6-5 truncation written out channel by channel:
  * every value of each channel (with the other channels random), then 16 million random pixels,
- * for RGB565 and BGR565; then whole rows through `marquee_pack565_row`. Run by
+ * for RGB565 and BGR565; then whole rows through `marquee_pack565_row` and turned lines through
+ * `marquee_turn565_line`. Run by
  * tools/check-cpack565 on each of the header's paths. */
 #include "pack565.h"
 #include <stdio.h>
@@ -72,5 +73,56 @@ int main(void) {
     }
     printf("  %lu of %lu rows wrong (AVX2 %s)\n", rowsWrong, rowsChecked,
            marquee_pack565_avx2_usable() ? "step checked" : "step not on this path or processor");
-    return wrong != 0 || rowsWrong != 0;
+
+    /* The quarter turn's line step: four columns of 32 random rows (rows 37 pixels apart), each
+     * way round, each format, with and without streaming stores, against the turn written out
+     * pixel by pixel; a guard word after each line. */
+    unsigned long linesWrong = 0, linesChecked = 0;
+    static uint32_t block[32 * 37];
+    static uint16_t panel[4][40] __attribute__((aligned(64)));
+    for (int round = 0; round < 2000; round++) {
+        for (int i = 0; i < 32 * 37; i++) block[i] = next();
+        int clockwise = round & 1, bgr = (round >> 1) & 1, streaming = (round >> 2) & 1;
+        for (int k = 0; k < 4; k++) panel[k][32] = 0xBEEF;
+        marquee_turn565_line(block + 1, 37, clockwise, bgr, panel[0], panel[1], panel[2], panel[3], streaming);
+        linesChecked++;
+        int bad = 0;
+        for (int k = 0; k < 4; k++) {
+            bad |= panel[k][32] != 0xBEEF;
+            for (int j = 0; j < 32; j++) {
+                int row = clockwise ? 31 - j : j;
+                bad |= panel[k][j] != expected(block[1 + row * 37 + k], bgr);
+            }
+        }
+        if (bad && linesWrong++ < 5)
+            printf("  line %s %s%s wrong\n", clockwise ? "clockwise" : "counter-clockwise", bgr ? "BGR565" : "RGB565",
+                   streaming ? " streamed" : "");
+    }
+#if defined(MARQUEE_PACK565_AVX2)
+    /* The eight-column AVX2 step, its panel rows going down (clockwise) or up the buffer. */
+    static uint16_t panel8[8][40] __attribute__((aligned(64)));
+    for (int round = 0; marquee_pack565_avx2_usable() && round < 2000; round++) {
+        for (int i = 0; i < 32 * 37; i++) block[i] = next();
+        int clockwise = round & 1, bgr = (round >> 1) & 1, streaming = (round >> 2) & 1;
+        for (int k = 0; k < 8; k++) panel8[k][32] = 0xBEEF;
+        long rowBytes = sizeof panel8[0];
+        if (clockwise)
+            marquee_turn565_line8_avx2(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming);
+        else
+            marquee_turn565_line8_avx2(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming);
+        linesChecked++;
+        int bad = 0;
+        for (int k = 0; k < 8; k++) {
+            /* Counter-clockwise, frame column k is panel row 7 - k here. */
+            uint16_t *line = panel8[clockwise ? k : 7 - k];
+            bad |= line[32] != 0xBEEF;
+            for (int j = 0; j < 32; j++) bad |= line[j] != expected(block[1 + (clockwise ? 31 - j : j) * 37 + k], bgr);
+        }
+        if (bad && linesWrong++ < 5)
+            printf("  AVX2 line %s %s%s wrong\n", clockwise ? "clockwise" : "counter-clockwise",
+                   bgr ? "BGR565" : "RGB565", streaming ? " streamed" : "");
+    }
+#endif
+    printf("  %lu of %lu turned lines wrong\n", linesWrong, linesChecked);
+    return wrong != 0 || rowsWrong != 0 || linesWrong != 0;
 }

@@ -1,3 +1,4 @@
+import CPack565
 import MarqueeCore
 
 /// A quarter turn of frame rows into scan-out memory. Four frame columns become four panel rows:
@@ -41,6 +42,8 @@ enum QuarterTurn {
         let base = surface.base
         // Whole lines are streamed past the cache when their stores are aligned (StreamingStore).
         let streaming = StreamingStore.allowed(base: base, bytesPerRow: bytesPerRow)
+        let bgr: Int32 = Encoding.self == BGR565Encoding.self ? 1 : 0
+        let avx2 = ProcessorFeatures.avx2
         // Clockwise, frame (x, y) lands on panel (frameHeight - 1 - y, x); counter-clockwise, on
         // panel (y, frameWidth - 1 - x). Frame column x is panel row `panelRow(x)`, and a run of
         // frame rows y..<y + n lands, in the panel row's order, at panel x `panelX(y, n)`.
@@ -73,6 +76,11 @@ enum QuarterTurn {
                 var y = top
                 while y < linesEnd {
                     var x = left
+                    // The 16-bit formats eight columns a step (CPack565: AVX2 where there is).
+                    while lineRows == 32 && x &+ 8 <= stripsEnd {
+                        turnLine565(x: x, y: y)
+                        x &+= 8
+                    }
                     while x < stripsEnd {
                         turnLine(x: x, y: y)
                         x &+= 4
@@ -112,6 +120,15 @@ enum QuarterTurn {
                 of: Encoding.encode(columns.3), toByteOffset: offset, as: SIMD4<Encoding.Word>.self)
         }
 
+        /// Eight frame columns from x, a line's frame rows from y, in a 16-bit format.
+        @inline(__always) func turnLine565(x: Int, y: Int) {
+            let offset = panelX(y, lineRows) &* wordSize
+            marquee_turn565_line8(
+                source + (y &* sourceStride &+ x), sourceStride, clockwise ? 1 : 0, bgr,
+                (panelRow(x) + offset).assumingMemoryBound(to: CChar.self),
+                clockwise ? bytesPerRow : -bytesPerRow, streaming ? 1 : 0, avx2)
+        }
+
         /// Four frame columns from x, a line's frame rows from y: every panel row's line computed
         /// in registers, then stored front to back, one panel row after the other.
         @inline(__always) func turnLine(x: Int, y: Int) {
@@ -127,6 +144,13 @@ enum QuarterTurn {
                 let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let (first, second) = clockwise ? (b, a) : (a, b)
                 first.store(second, into: row0, row1, row2, row3, streaming: streaming)
+            } else if Encoding.Word.self == UInt16.self {
+                // The 16-bit formats: CPack565's line step (why not Swift's: see there).
+                marquee_turn565_line(
+                    from, sourceStride, clockwise ? 1 : 0, bgr, row0.assumingMemoryBound(to: UInt16.self),
+                    row1.assumingMemoryBound(to: UInt16.self),
+                    row2.assumingMemoryBound(to: UInt16.self), row3.assumingMemoryBound(to: UInt16.self),
+                    streaming ? 1 : 0)
             } else {
                 let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
