@@ -37,10 +37,6 @@ extension TurnedCardCompositor {
             return sourcePixels[Int(y) * sourceRow + Int(x)]
         }
 
-        // The last color blended, the pixel it was blended over and the result (0 over 0 is 0).
-        var lastColor: UInt32 = 0
-        var lastUnder: UInt32 = 0
-        var lastBlend: UInt32 = 0
         for y in rows {
             guard let span = outline.span(ofRow: y, within: columns) else { continue }
             // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
@@ -57,7 +53,6 @@ extension TurnedCardCompositor {
                 let sampleY = fixedY &- 0x8000
                 let left = sampleX >> 16
                 let top = sampleY >> 16
-                var color: UInt32
                 // Inside, all four texels: 0 <= left < width - 1 and 0 <= top < height - 1, one
                 // unsigned comparison each.
                 if UInt32(bitPattern: left) < innerWidth, UInt32(bitPattern: top) < innerHeight {
@@ -119,33 +114,19 @@ extension TurnedCardCompositor {
                         continue
                     }
                     let texels = sourcePixels + offset
-                    let topLeft = texels[0]
-                    let topRight = texels[1]
-                    let bottomLeft = texels[sourceRow]
-                    let bottomRight = texels[sourceRow &+ 1]
                     // Not a uniform block (the map would hold a run), so not worth testing for
-                    // one: the interpolation of equal texels gives them back anyway.
-                    color = marquee_bilinear(
-                        topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
-                } else if left >= width || top >= height || left < -1 || top < -1 {
-                    color = 0
-                } else {
+                    // one: the interpolation of equal texels gives them back anyway. Interpolated
+                    // and blended in one pass, without keeping the last result: a turned card's
+                    // samples here (text edges) seldom repeat a color over the same pixel.
+                    out[x] = marquee_bilinear_over(
+                        texels[0], texels[1], texels[sourceRow], texels[sourceRow &+ 1], weight(sampleX),
+                        weight(sampleY), opacity, out[x])
+                } else if left < width, top < height, left >= -1, top >= -1 {
                     // On the raster's edge (about one pixel in 25 here): the texels outside
                     // it transparent, interpolated in lanes as inside.
-                    color = marquee_bilinear(
+                    out[x] = marquee_bilinear_over(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
-                        weight(sampleX), weight(sampleY))
-                }
-                if color != 0 {
-                    // Most of a card is its fill over a plain background: the same color over the
-                    // same pixel, again and again. The last result is kept and reused for a repeat.
-                    let under = out[x]
-                    if color != lastColor || under != lastUnder {
-                        lastColor = color
-                        lastUnder = under
-                        lastBlend = marquee_over(color, opacity, under)
-                    }
-                    out[x] = lastBlend
+                        weight(sampleX), weight(sampleY), opacity, out[x])
                 }
                 x &+= 1
                 fixedX &+= stepX
