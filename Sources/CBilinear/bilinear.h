@@ -165,4 +165,9 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
 #endif
 }
 
+/* Asks for the cache line holding the byte at `address` ahead of its use. An address, not a
+ * pointer: the caller works out where a later row of the frame will read, which may be outside
+ * the raster (a prefetch never faults). */
+static inline void marquee_prefetch(uintptr_t address) { __builtin_prefetch((const void *)address, 0, 3); }
+
 #endif

@@ -37,6 +37,17 @@ extension TurnedCardCompositor {
             return sourcePixels[Int(y) * sourceRow + Int(x)]
         }
 
+        // Where the same frame column reads, `prefetchRows` rows further down: that row's walk
+        // crosses the raster's rows a few texels along from this one's, in cache lines this row
+        // only starts to use. Those lines of the raster and of the maps are asked for now
+        // (`marquee_prefetch`), so the row that needs them does not wait for the L3 cache.
+        let aheadX = Int((Int64(transform.matrix.0.1) &* Int64(Self.prefetchRows)) >> 16)
+        let aheadY = Int((Int64(transform.matrix.1.1) &* Int64(Self.prefetchRows)) >> 16)
+        let rasterAhead = UInt(bitPattern: (aheadY &* sourceRow &+ aheadX) &* 4)
+        let mapAhead = UInt(bitPattern: aheadY &* Int(width) &+ aheadX)
+        let rasterAddress = UInt(bitPattern: sourcePixels)
+        let mapAddress = UInt(bitPattern: runs)
+        let mapBytes = UInt(bitPattern: mapSize)
         for y in rows {
             guard let span = outline.span(ofRow: y, within: columns) else { continue }
             // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
@@ -63,11 +74,15 @@ extension TurnedCardCompositor {
                     // The row's own map first: a block not uniform (0) has no run in the
                     // others either, which hold the least over more rows.
                     let index = Int(top) &* Int(width) &+ Int(left)
+                    marquee_prefetch(mapAddress &+ UInt(bitPattern: index) &+ mapAhead)
+                    marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
                     var length = Int32(runs[index])
                     if length != 0 {
                         var slack: Int32 = 0
                         var wideLength: Int32 = 0
                         let middle = Int32(runs[mapSize &+ index])
+                        marquee_prefetch(mapAddress &+ mapBytes &+ UInt(bitPattern: index) &+ mapAhead)
+                        marquee_prefetch(mapAddress &+ 2 &* mapBytes &+ UInt(bitPattern: index) &+ mapAhead)
                         if middle != 0 {
                             length = middle
                             slack = Int32(UniformBlockRuns.slack)
@@ -134,6 +149,10 @@ extension TurnedCardCompositor {
             }
         }
     }
+
+    /// How many rows ahead the compositor asks for the cache lines a row will read: 2, 4, 6 and
+    /// 8 measured about alike, 16 less well (docs/performance.md).
+    static let prefetchRows: Int64 = 4
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
     /// `perStep` is a little under 1 / step. At least 1. The quotient q is rounded to nearest
