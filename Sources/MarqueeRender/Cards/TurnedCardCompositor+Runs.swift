@@ -136,9 +136,19 @@ extension TurnedCardCompositor {
                     out[x] = marquee_bilinear_over(
                         texels[0], texels[1], texels[sourceRow], texels[sourceRow &+ 1], weight(sampleX),
                         weight(sampleY), opacity, out[x])
+                } else if UInt32(bitPattern: left) < innerWidth, top == -1 || top == height &- 1 {
+                    // Along the raster's top or bottom edge (most edge samples: a card is far
+                    // wider than tall): one row of the two inside, the other transparent.
+                    let inside = sourcePixels + (Int(top < 0 ? 0 : top) &* sourceRow &+ Int(left))
+                    let first = inside[0]
+                    let second = inside[1]
+                    let above = top < 0
+                    out[x] = marquee_bilinear_over(
+                        above ? 0 : first, above ? 0 : second, above ? first : 0, above ? second : 0,
+                        weight(sampleX), weight(sampleY), opacity, out[x])
                 } else if left < width, top < height, left >= -1, top >= -1 {
-                    // On the raster's edge (about one pixel in 25 here): the texels outside
-                    // it transparent, interpolated in lanes as inside.
+                    // On the raster's left or right edge: the texels outside it transparent,
+                    // interpolated in lanes as inside.
                     out[x] = marquee_bilinear_over(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
                         weight(sampleX), weight(sampleY), opacity, out[x])
