@@ -111,4 +111,63 @@ static inline uint32_t marquee_over(uint32_t color, uint32_t opacity, uint32_t u
 #endif
 }
 
+/* `marquee_over(marquee_bilinear(...), opacity, under)` in one pass: the interpolated channels
+ * stay in 16-bit lanes for the blend (no packing to bytes and back), and nothing branches on the
+ * color, which is exact because the shortcuts are: a color of 0 gives `under` back (under * 255
+ * / 255 rounds to under), an alpha of 255 makes the factor 0 (under * 0 rounds to 0), and the
+ * sum of two channels of at most 255, packed with saturation, is the bytes' saturating add. A
+ * turned card's samples seldom repeat their color over the same pixel, so the compositor calls
+ * this for every sample not in a run rather than keeping the last result. */
+static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                             uint32_t bottomRight, uint32_t wx, uint32_t wy, uint32_t opacity,
+                                             uint32_t under) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    __m128i top = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)topRight << 32) | topLeft)), zero);
+    __m128i bottom =
+        _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)bottomRight << 32) | bottomLeft)), zero);
+    __m128i columns = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - wy))),
+                                    _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy)));
+    __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
+    __m128i sums = _mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx << 16) | (128 - wx))));
+    /* The color's blue, green, red and alpha in the low four 16-bit lanes (each at most 255). */
+    __m128i faded = _mm_packs_epi32(_mm_srli_epi32(sums, 14), zero);
+    if (opacity != 255) {
+        __m128i product = _mm_add_epi16(_mm_mullo_epi16(faded, _mm_set1_epi16((short)opacity)), half);
+        faded = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    }
+    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(faded, 0xFF));
+    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), zero);
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), half);
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    __m128i sum = _mm_add_epi16(below, faded);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint8x8_t top = vcreate_u8(((uint64_t)topRight << 32) | topLeft);
+    uint8x8_t bottom = vcreate_u8(((uint64_t)bottomRight << 32) | bottomLeft);
+    uint16x8_t columns = vmlal_u8(vmull_u8(top, vdup_n_u8((uint8_t)(128 - wy))), bottom, vdup_n_u8((uint8_t)wy));
+    uint32x4_t sums = vmlal_n_u16(vmull_n_u16(vget_low_u16(columns), (uint16_t)(128 - wx)),
+                                  vget_high_u16(columns), (uint16_t)wx);
+    uint16x4_t faded = vshrn_n_u32(sums, 14);
+    if (opacity != 255) {
+        uint16x4_t product = vadd_u16(vmul_n_u16(faded, (uint16_t)opacity), vdup_n_u16(0x80));
+        faded = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
+    }
+    uint16x4_t factor = vsub_u16(vdup_n_u16(255), vdup_lane_u16(faded, 3));
+    uint16x4_t below = vget_low_u16(vmovl_u8(vcreate_u8(under)));
+    uint16x4_t product = vadd_u16(vmul_u16(below, factor), vdup_n_u16(0x80));
+    below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
+    uint16x4_t sum = vadd_u16(below, faded);
+    return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
+#else
+    return marquee_over(marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, wx, wy), opacity, under);
+#endif
+}
+
+/* Asks for the cache line holding the byte at `address` ahead of its use. An address, not a
+ * pointer: the caller works out where a later row of the frame will read, which may be outside
+ * the raster (a prefetch never faults). */
+static inline void marquee_prefetch(uintptr_t address) { __builtin_prefetch((const void *)address, 0, 3); }
+
 #endif

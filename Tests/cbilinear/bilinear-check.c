@@ -2,7 +2,8 @@
  * bilinear interpolation (weights doubled to 8 bits, truncated >> 16) and its combiners' OVER
  * through a solid mask (each channel times the mask's alpha / 255, then the pixel under times
  * 255 - alpha / 255, rounded, added with saturation). Every weight pair on random texels, and
- * random colors, opacities and pixels under. Run by tools/check-cbilinear on each path. */
+ * random colors, opacities and pixels under; the two in one pass (`marquee_bilinear_over`) against
+ * both references in turn. Run by tools/check-cbilinear on each path. */
 #include <stdio.h>
 #include <stdint.h>
 #include "bilinear.h"
@@ -67,6 +68,22 @@ int main(void) {
         uint32_t got = marquee_over(c, opacity, under), want = reference_over(c, opacity, under);
         checked++;
         if (got != want && failures++ < 10) printf("over %08x at %u over %08x: %08x, not %08x\n", c, opacity, under, got, want);
+    }
+    /* The two in one pass, against the two references one after the other: random texels (a
+     * quarter of them equal, a sixth transparent), weights, opacities and pixels under. */
+    for (int round = 0; round < 4000000; round++) {
+        uint32_t tl = color(), tr = color(), bl = color(), br = color();
+        if (round % 4 == 0) tr = bl = br = tl;
+        if (round % 6 == 1) tl = tr = bl = br = 0;
+        if (round % 5 == 2) tl |= 0xFF000000u;
+        uint32_t wx = next() % 128, wy = next() % 128, under = next();
+        uint32_t opacity = round % 3 == 0 ? 255 : next() % 256;
+        uint32_t got = marquee_bilinear_over(tl, tr, bl, br, wx, wy, opacity, under);
+        uint32_t want = reference_over(reference_bilinear(tl, tr, bl, br, wx, wy), opacity, under);
+        checked++;
+        if (got != want && failures++ < 15)
+            printf("bilinear over %08x %08x %08x %08x (%u, %u) at %u over %08x: %08x, not %08x\n", tl, tr, bl, br, wx,
+                   wy, opacity, under, got, want);
     }
     printf("%ld checked, %ld wrong\n", checked, failures);
     return failures != 0;

@@ -37,10 +37,17 @@ extension TurnedCardCompositor {
             return sourcePixels[Int(y) * sourceRow + Int(x)]
         }
 
-        // The last color blended, the pixel it was blended over and the result (0 over 0 is 0).
-        var lastColor: UInt32 = 0
-        var lastUnder: UInt32 = 0
-        var lastBlend: UInt32 = 0
+        // Where the same frame column reads, `prefetchRows` rows further down: that row's walk
+        // crosses the raster's rows a few texels along from this one's, in cache lines this row
+        // only starts to use. Those lines of the raster and of the maps are asked for now
+        // (`marquee_prefetch`), so the row that needs them does not wait for the L3 cache.
+        let aheadX = Int((Int64(transform.matrix.0.1) &* Int64(Self.prefetchRows)) >> 16)
+        let aheadY = Int((Int64(transform.matrix.1.1) &* Int64(Self.prefetchRows)) >> 16)
+        let rasterAhead = UInt(bitPattern: (aheadY &* sourceRow &+ aheadX) &* 4)
+        let mapAhead = UInt(bitPattern: aheadY &* Int(width) &+ aheadX)
+        let rasterAddress = UInt(bitPattern: sourcePixels)
+        let mapAddress = UInt(bitPattern: runs)
+        let mapBytes = UInt(bitPattern: mapSize)
         for y in rows {
             guard let span = outline.span(ofRow: y, within: columns) else { continue }
             // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
@@ -57,7 +64,6 @@ extension TurnedCardCompositor {
                 let sampleY = fixedY &- 0x8000
                 let left = sampleX >> 16
                 let top = sampleY >> 16
-                var color: UInt32
                 // Inside, all four texels: 0 <= left < width - 1 and 0 <= top < height - 1, one
                 // unsigned comparison each.
                 if UInt32(bitPattern: left) < innerWidth, UInt32(bitPattern: top) < innerHeight {
@@ -68,11 +74,15 @@ extension TurnedCardCompositor {
                     // The row's own map first: a block not uniform (0) has no run in the
                     // others either, which hold the least over more rows.
                     let index = Int(top) &* Int(width) &+ Int(left)
+                    marquee_prefetch(mapAddress &+ UInt(bitPattern: index) &+ mapAhead)
+                    marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
                     var length = Int32(runs[index])
                     if length != 0 {
                         var slack: Int32 = 0
                         var wideLength: Int32 = 0
                         let middle = Int32(runs[mapSize &+ index])
+                        marquee_prefetch(mapAddress &+ mapBytes &+ UInt(bitPattern: index) &+ mapAhead)
+                        marquee_prefetch(mapAddress &+ 2 &* mapBytes &+ UInt(bitPattern: index) &+ mapAhead)
                         if middle != 0 {
                             length = middle
                             slack = Int32(UniformBlockRuns.slack)
@@ -119,33 +129,29 @@ extension TurnedCardCompositor {
                         continue
                     }
                     let texels = sourcePixels + offset
-                    let topLeft = texels[0]
-                    let topRight = texels[1]
-                    let bottomLeft = texels[sourceRow]
-                    let bottomRight = texels[sourceRow &+ 1]
                     // Not a uniform block (the map would hold a run), so not worth testing for
-                    // one: the interpolation of equal texels gives them back anyway.
-                    color = marquee_bilinear(
-                        topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
-                } else if left >= width || top >= height || left < -1 || top < -1 {
-                    color = 0
-                } else {
-                    // On the raster's edge (about one pixel in 25 here): the texels outside
-                    // it transparent, interpolated in lanes as inside.
-                    color = marquee_bilinear(
+                    // one: the interpolation of equal texels gives them back anyway. Interpolated
+                    // and blended in one pass, without keeping the last result: a turned card's
+                    // samples here (text edges) seldom repeat a color over the same pixel.
+                    out[x] = marquee_bilinear_over(
+                        texels[0], texels[1], texels[sourceRow], texels[sourceRow &+ 1], weight(sampleX),
+                        weight(sampleY), opacity, out[x])
+                } else if UInt32(bitPattern: left) < innerWidth, top == -1 || top == height &- 1 {
+                    // Along the raster's top or bottom edge (most edge samples: a card is far
+                    // wider than tall): one row of the two inside, the other transparent.
+                    let inside = sourcePixels + (Int(top < 0 ? 0 : top) &* sourceRow &+ Int(left))
+                    let first = inside[0]
+                    let second = inside[1]
+                    let above = top < 0
+                    out[x] = marquee_bilinear_over(
+                        above ? 0 : first, above ? 0 : second, above ? first : 0, above ? second : 0,
+                        weight(sampleX), weight(sampleY), opacity, out[x])
+                } else if left < width, top < height, left >= -1, top >= -1 {
+                    // On the raster's left or right edge: the texels outside it transparent,
+                    // interpolated in lanes as inside.
+                    out[x] = marquee_bilinear_over(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
-                        weight(sampleX), weight(sampleY))
-                }
-                if color != 0 {
-                    // Most of a card is its fill over a plain background: the same color over the
-                    // same pixel, again and again. The last result is kept and reused for a repeat.
-                    let under = out[x]
-                    if color != lastColor || under != lastUnder {
-                        lastColor = color
-                        lastUnder = under
-                        lastBlend = marquee_over(color, opacity, under)
-                    }
-                    out[x] = lastBlend
+                        weight(sampleX), weight(sampleY), opacity, out[x])
                 }
                 x &+= 1
                 fixedX &+= stepX
@@ -153,6 +159,10 @@ extension TurnedCardCompositor {
             }
         }
     }
+
+    /// How many rows ahead the compositor asks for the cache lines a row will read: 2, 4, 6 and
+    /// 8 measured about alike, 16 less well (docs/performance.md).
+    static let prefetchRows: Int64 = 4
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
     /// `perStep` is a little under 1 / step. At least 1. The quotient q is rounded to nearest

@@ -114,15 +114,19 @@ enum TurnedCardCompositor {
                             }
                         }
                     } else {
-                        color = marquee_bilinear(
-                            topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY))
+                        // Interpolated and blended in one pass (text edges seldom repeat a result).
+                        out[x &- 1] = marquee_bilinear_over(
+                            topLeft, topRight, bottomLeft, bottomRight, weight(sampleX), weight(sampleY), opacity,
+                            out[x &- 1])
+                        continue
                     }
                 } else if left >= width || top >= height || left < -1 || top < -1 {
                     continue
                 } else {
-                    color = marquee_bilinear(
+                    out[x &- 1] = marquee_bilinear_over(
                         texel(left, top), texel(left + 1, top), texel(left, top + 1), texel(left + 1, top + 1),
-                        weight(sampleX), weight(sampleY))
+                        weight(sampleX), weight(sampleY), opacity, out[x &- 1])
+                    continue
                 }
                 if color == 0 { continue }
                 // Most of a card is its fill over a plain background: the same color over the same
