@@ -98,31 +98,34 @@ int main(void) {
             printf("  line %s %s%s wrong\n", clockwise ? "clockwise" : "counter-clockwise", bgr ? "BGR565" : "RGB565",
                    streaming ? " streamed" : "");
     }
-#if defined(MARQUEE_PACK565_AVX2)
-    /* The eight-column AVX2 step, its panel rows going down (clockwise) or up the buffer. */
+    /* The eight-column step, its panel rows going down (clockwise) or up the buffer: with AVX2
+     * where this processor has it, and as two four-column steps (what arm64 runs) everywhere. */
     static uint16_t panel8[8][40] __attribute__((aligned(64)));
-    for (int round = 0; marquee_pack565_avx2_usable() && round < 2000; round++) {
-        for (int i = 0; i < 32 * 37; i++) block[i] = next();
-        int clockwise = round & 1, bgr = (round >> 1) & 1, streaming = (round >> 2) & 1;
-        for (int k = 0; k < 8; k++) panel8[k][32] = 0xBEEF;
-        long rowBytes = sizeof panel8[0];
-        if (clockwise)
-            marquee_turn565_line8_avx2(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming);
-        else
-            marquee_turn565_line8_avx2(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming);
-        linesChecked++;
-        int bad = 0;
-        for (int k = 0; k < 8; k++) {
-            /* Counter-clockwise, frame column k is panel row 7 - k here. */
-            uint16_t *line = panel8[clockwise ? k : 7 - k];
-            bad |= line[32] != 0xBEEF;
-            for (int j = 0; j < 32; j++) bad |= line[j] != expected(block[1 + (clockwise ? 31 - j : j) * 37 + k], bgr);
+    for (int avx2 = 0; avx2 <= marquee_pack565_avx2_usable(); avx2++) {
+        for (int round = 0; round < 2000; round++) {
+            for (int i = 0; i < 32 * 37; i++) block[i] = next();
+            int clockwise = round & 1, bgr = (round >> 1) & 1, streaming = (round >> 2) & 1;
+            for (int k = 0; k < 8; k++) panel8[k][32] = 0xBEEF;
+            long rowBytes = sizeof panel8[0];
+            if (clockwise)
+                marquee_turn565_line8(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming, avx2);
+            else
+                marquee_turn565_line8(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming, avx2);
+            linesChecked++;
+            int bad = 0;
+            for (int k = 0; k < 8; k++) {
+                /* Counter-clockwise, frame column k is panel row 7 - k here. */
+                uint16_t *line = panel8[clockwise ? k : 7 - k];
+                bad |= line[32] != 0xBEEF;
+                for (int j = 0; j < 32; j++)
+                    bad |= line[j] != expected(block[1 + (clockwise ? 31 - j : j) * 37 + k], bgr);
+            }
+            if (bad && linesWrong++ < 5)
+                printf("  eight-column line (%s) %s %s%s wrong\n", avx2 ? "AVX2" : "two steps",
+                       clockwise ? "clockwise" : "counter-clockwise", bgr ? "BGR565" : "RGB565",
+                       streaming ? " streamed" : "");
         }
-        if (bad && linesWrong++ < 5)
-            printf("  AVX2 line %s %s%s wrong\n", clockwise ? "clockwise" : "counter-clockwise",
-                   bgr ? "BGR565" : "RGB565", streaming ? " streamed" : "");
     }
-#endif
     printf("  %lu of %lu turned lines wrong\n", linesWrong, linesChecked);
     return wrong != 0 || rowsWrong != 0 || linesWrong != 0;
 }
