@@ -712,7 +712,7 @@ public final class Renderer {
         // Over the card's plain fill a coverage layer goes through the fill's blend table, as the
         // glyph-by-glyph path does: most of a line's pixels are four table loads and a store for
         // four, where pixman's loop multiplies each (cards-spi, whose slow scroll shows every card
-        // from its layers: TODO figures).
+        // from its layers: 757 K -> 660 K instructions a frame; cards-1080p-slow 0.165 -> 0.135 ms).
         let blends = blendsTextLayers && under != nil && GlyphBlender.canDraw(onto: image)
         for part in text.parts {
             // A colour glyph is its own source; a coverage layer is the mask of its text colour.
