@@ -13,15 +13,20 @@ import MarqueeCore
 /// keeps off the SPI bus; in a scroll every row differs and the hash would find nothing.
 final class ScanoutDamage {
     private var frameHashes: [UInt64]
-    /// Per buffer: the hashes of the rows it holds, or nil when unknown (copy everything).
-    private var held: [[UInt64]?]
+    /// The hashes of the rows each buffer holds, buffer after buffer (`frameHashes.count` each):
+    /// one flat array, so that recording a copy is one block copy (an array of arrays was written
+    /// row by row through an optional, about 19 K instructions a frame, `bench --scene cards-spi`).
+    private var held: [UInt64]
+    /// Per buffer: whether `held` says what it holds (false: unknown, copy everything).
+    private var known: [Bool]
 
     /// Frames whose rows were marked changed without being hashed (`measure(_:bands:)`).
     private var unhashedFrames: UInt64 = 0
 
     init(rows: Int, buffers: Int) {
         frameHashes = [UInt64](repeating: 0, count: rows)
-        held = [[UInt64]?](repeating: nil, count: buffers)
+        held = [UInt64](repeating: 0, count: rows * buffers)
+        known = [Bool](repeating: false, count: buffers)
     }
 
     /// Hashes the rows of `bands` when they are at most half the frame; otherwise marks them
@@ -61,20 +66,26 @@ final class ScanoutDamage {
     /// Calls `body` with each run of frame rows that buffer `index` lacks, in order (no array:
     /// this runs on every frame).
     func forEachChangedRun(inBuffer index: Int, _ body: (Range<Int>) -> Void) {
-        guard let old = held[index] else {
-            body(0..<frameHashes.count)
+        let rows = frameHashes.count
+        guard known[index] else {
+            body(0..<rows)
             return
         }
-        var start: Int?
-        for y in 0..<frameHashes.count {
-            if frameHashes[y] != old[y] {
-                if start == nil { start = y }
-            } else if let first = start {
-                body(first..<y)
-                start = nil
+        held.withUnsafeBufferPointer { all in
+            frameHashes.withUnsafeBufferPointer { now in
+                let old = all.baseAddress! + index * rows
+                var start: Int?
+                for y in 0..<rows {
+                    if now[y] != old[y] {
+                        if start == nil { start = y }
+                    } else if let first = start {
+                        body(first..<y)
+                        start = nil
+                    }
+                }
+                if let first = start { body(first..<rows) }
             }
         }
-        if let first = start { body(first..<frameHashes.count) }
     }
 
     /// Copies the rows of `frame` (just measured) that buffer `index` lacks into `surface`, turned
@@ -96,17 +107,17 @@ final class ScanoutDamage {
 
     /// Buffer `index` now holds the frame last measured.
     func recordCopy(toBuffer index: Int) {
-        // Overwritten in place: assigning the array would share it with `frameHashes`, and the
-        // next frame's hashing would then copy it (an allocation per frame).
-        if held[index]?.count == frameHashes.count {
-            for y in frameHashes.indices { held[index]![y] = frameHashes[y] }
-        } else {
-            held[index] = frameHashes
+        let rows = frameHashes.count
+        held.withUnsafeMutableBufferPointer { all in
+            frameHashes.withUnsafeBufferPointer { now in
+                (all.baseAddress! + index * rows).update(from: now.baseAddress!, count: rows)
+            }
         }
+        known[index] = true
     }
 
     /// Buffer `index` holds something else (cleared, or written by someone else).
-    func forget(buffer index: Int) { held[index] = nil }
+    func forget(buffer index: Int) { known[index] = false }
 
     /// Four independent multiply-xor lanes over the row's 64-bit words, so the multiplies overlap.
     static func hash(_ row: UnsafeRawPointer, pixels: Int) -> UInt64 {

@@ -13,6 +13,9 @@ struct CardImage {
         /// The solid colour a coverage layer is composited through (nil for a whole raster or a
         /// colour glyph).
         var color: PixmanImage?
+        /// That colour as the deck gives it, for blending the layer through a table over the
+        /// card's plain fill (`GlyphBlender`) instead of through pixman.
+        var textColor: Color?
     }
     var parts: [Part] = []
     /// A whole raster's uniform blocks, built the first time it is drawn scaled or turned.

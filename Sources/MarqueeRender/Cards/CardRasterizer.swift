@@ -104,6 +104,7 @@ struct CardRasterizer {
                 continue
             }
             part.color = colors.image(text.color)
+            part.textColor = text.color
             parts.append(part)
         }
         // After all coverage layers: the glyph-by-glyph path draws them in line order, and they

@@ -90,27 +90,39 @@ enum GlyphBlender {
             UnsafeRawPointer(maskPixels).assumingMemoryBound(to: UInt8.self) + (top - y) * mask.stride
             + (left - x)
         for _ in top..<bottom {
-            var index = 0
-            while index &+ 4 <= width {
-                let four = UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt32.self)
-                if four != 0 {
-                    // Two 64-bit compares and stores: the SIMD mask's reduction cost more.
-                    let pixels = UnsafeMutableRawPointer(out + index)
-                    if pixels.loadUnaligned(as: UInt64.self) == fills
-                        && pixels.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == fills
-                    {
-                        pixels.storeBytes(
-                            of: UInt64(overFill[Int(four & 0xFF)]) | UInt64(overFill[Int((four >> 8) & 0xFF)]) << 32,
-                            as: UInt64.self)
-                        pixels.storeBytes(
-                            of: UInt64(overFill[Int((four >> 16) & 0xFF)]) | UInt64(overFill[Int(four >> 24)]) << 32,
-                            toByteOffset: 8, as: UInt64.self)
-                    } else {
-                        for lane in index..<index &+ 4 {
-                            blend(coverage[lane], into: out + lane, fill: fill, table: (source, inverse, overFill))
-                        }
+            /// Four coverage bytes at `index`: over four fill pixels from the table, else one by one.
+            @inline(__always) func four(_ four: UInt32, at index: Int) {
+                guard four != 0 else { return }
+                // Two 64-bit compares and stores: the SIMD mask's reduction cost more.
+                let pixels = UnsafeMutableRawPointer(out + index)
+                if pixels.loadUnaligned(as: UInt64.self) == fills
+                    && pixels.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == fills
+                {
+                    pixels.storeBytes(
+                        of: UInt64(overFill[Int(four & 0xFF)]) | UInt64(overFill[Int((four >> 8) & 0xFF)]) << 32,
+                        as: UInt64.self)
+                    pixels.storeBytes(
+                        of: UInt64(overFill[Int((four >> 16) & 0xFF)]) | UInt64(overFill[Int(four >> 24)]) << 32,
+                        toByteOffset: 8, as: UInt64.self)
+                } else {
+                    for lane in index..<index &+ 4 {
+                        blend(coverage[lane], into: out + lane, fill: fill, table: (source, inverse, overFill))
                     }
                 }
+            }
+            var index = 0
+            // Eight bytes a step: a text layer's rows above and below the x-height and the gaps
+            // between its words are empty, eight pixels skipped for one load.
+            while index &+ 8 <= width {
+                let eight = UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt64.self)
+                if eight != 0 {
+                    four(UInt32(truncatingIfNeeded: eight), at: index)
+                    four(UInt32(truncatingIfNeeded: eight >> 32), at: index &+ 4)
+                }
+                index &+= 8
+            }
+            if index &+ 4 <= width {
+                four(UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt32.self), at: index)
                 index &+= 4
             }
             while index < width {
