@@ -165,6 +165,104 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
 #endif
 }
 
+/* One color (premultiplied, opacity already applied) OVER `count` pixels from `out`, with the
+ * arithmetic of `marquee_over`: each channel under * (255 - alpha) / 255 rounded as pixman rounds,
+ * plus the color's channel, saturating. A turned card's run of uniform blocks: most of a card's
+ * pixels. One loop in C rather than Swift's `RunBlend`, which stayed an out-of-line call with its
+ * three vectors of set-up spilled around it on every run (docs/performance.md); here a run's
+ * set-up is a few instructions from the color alone, and the compositor's loop keeps its
+ * registers. Four pixels a step; four pixels equal to the last four computed take that result
+ * again (a card mostly passes over plain background); a run not a multiple of four ends with its
+ * last four pixels, computed from what they held before the loop blends any of them. */
+static inline void marquee_run_over(uint32_t *out, intptr_t count, uint32_t color) {
+    uint32_t alpha = color >> 24;
+    if (color == 0) return;
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i colors = _mm_set1_epi32((int)color);
+    if (alpha == 255) {
+        /* Written four at a time: ClangImporter's build of this header leaves a plain loop as it is. */
+        if (count >= 4) {
+            for (intptr_t index = 0; index + 4 < count; index += 4) _mm_storeu_si128((__m128i *)(out + index), colors);
+            _mm_storeu_si128((__m128i *)(out + count - 4), colors);
+        } else {
+            for (intptr_t index = 0; index < count; index++) out[index] = color;
+        }
+        return;
+    }
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    const __m128i factor = _mm_set1_epi16((short)(255 - alpha));
+#define MARQUEE_RUN_SCALE(lanes)                                                                                       \
+    _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(lanes, factor), half),                                  \
+                                 _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(lanes, factor), half), 8)),              \
+                   8)
+#define MARQUEE_RUN_BLEND(under)                                                                                       \
+    _mm_adds_epu8(_mm_packus_epi16(MARQUEE_RUN_SCALE(_mm_unpacklo_epi8(under, zero)),                                 \
+                                   MARQUEE_RUN_SCALE(_mm_unpackhi_epi8(under, zero))),                                 \
+                  colors)
+    if (count >= 4) {
+        __m128i lastUnder = _mm_loadu_si128((const __m128i *)(out + count - 4));
+        __m128i last = MARQUEE_RUN_BLEND(lastUnder);
+        __m128i seen = lastUnder, seenResult = last;
+        for (intptr_t index = 0; index + 4 < count; index += 4) {
+            __m128i under = _mm_loadu_si128((const __m128i *)(out + index));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi32(under, seen)) != 0xFFFF) {
+                seen = under;
+                seenResult = MARQUEE_RUN_BLEND(under);
+            }
+            _mm_storeu_si128((__m128i *)(out + index), seenResult);
+        }
+        _mm_storeu_si128((__m128i *)(out + count - 4), last);
+        return;
+    }
+    for (intptr_t index = 0; index < count; index++)
+        out[index] = (uint32_t)_mm_cvtsi128_si32(MARQUEE_RUN_BLEND(_mm_cvtsi32_si128((int)out[index])));
+#undef MARQUEE_RUN_BLEND
+#undef MARQUEE_RUN_SCALE
+#elif defined(MARQUEE_BILINEAR_NEON)
+    if (alpha == 255) {
+        if (count >= 4) {
+            for (intptr_t index = 0; index + 4 < count; index += 4) vst1q_u32(out + index, vdupq_n_u32(color));
+            vst1q_u32(out + count - 4, vdupq_n_u32(color));
+        } else {
+            for (intptr_t index = 0; index < count; index++) out[index] = color;
+        }
+        return;
+    }
+    const uint8x8_t factor = vdup_n_u8((uint8_t)(255 - alpha));
+    const uint16x8_t half = vdupq_n_u16(0x80);
+    const uint8x16_t colors = vreinterpretq_u8_u32(vdupq_n_u32(color));
+#define MARQUEE_RUN_SCALE(bytes)                                                                                       \
+    vshrn_n_u16(vsraq_n_u16(vaddq_u16(vmull_u8(bytes, factor), half), vaddq_u16(vmull_u8(bytes, factor), half), 8), 8)
+#define MARQUEE_RUN_BLEND(under)                                                                                       \
+    vqaddq_u8(vcombine_u8(MARQUEE_RUN_SCALE(vget_low_u8(under)), MARQUEE_RUN_SCALE(vget_high_u8(under))), colors)
+    if (count >= 4) {
+        uint32x4_t lastUnder = vld1q_u32(out + count - 4);
+        uint32x4_t last = vreinterpretq_u32_u8(MARQUEE_RUN_BLEND(vreinterpretq_u8_u32(lastUnder)));
+        uint32x4_t seen = lastUnder, seenResult = last;
+        for (intptr_t index = 0; index + 4 < count; index += 4) {
+            uint32x4_t under = vld1q_u32(out + index);
+            if (vminvq_u32(vceqq_u32(under, seen)) == 0) {
+                seen = under;
+                seenResult = vreinterpretq_u32_u8(MARQUEE_RUN_BLEND(vreinterpretq_u8_u32(under)));
+            }
+            vst1q_u32(out + index, seenResult);
+        }
+        vst1q_u32(out + count - 4, last);
+        return;
+    }
+    for (intptr_t index = 0; index < count; index++) {
+        uint8x16_t under = vreinterpretq_u8_u32(vdupq_n_u32(out[index]));
+        out[index] = vgetq_lane_u32(vreinterpretq_u32_u8(MARQUEE_RUN_BLEND(under)), 0);
+    }
+#undef MARQUEE_RUN_BLEND
+#undef MARQUEE_RUN_SCALE
+#else
+    (void)alpha;
+    for (intptr_t index = 0; index < count; index++) out[index] = marquee_over(color, 255, out[index]);
+#endif
+}
+
 /* Asks for the cache line holding the byte at `address` ahead of its use. An address, not a
  * pointer: the caller works out where a later row of the frame will read, which may be outside
  * the raster (a prefetch never faults). */

@@ -85,6 +85,35 @@ int main(void) {
             printf("bilinear over %08x %08x %08x %08x (%u, %u) at %u over %08x: %08x, not %08x\n", tl, tr, bl, br, wx,
                    wy, opacity, under, got, want);
     }
+    /* Runs of one color (`marquee_run_over`): every length up to 40 over pixels under that repeat
+     * in fours now and then (the step that takes the last result again) or take one of two values
+     * (four pixels matching the last four in some lanes only), against `reference_over` pixel by
+     * pixel; the pixels either side of the run left alone. */
+    for (int round = 0; round < 200000; round++) {
+        uint32_t c = color(), pixels[48], want[48];
+        if (round % 7 == 0) c |= 0xFF000000u;
+        if (round % 11 == 1) c = 0;
+        intptr_t count = round % 41;
+        for (int index = 0; index < 48; index++) pixels[index] = next();
+        if (round % 2 == 0)
+            for (int index = 8; index < 48; index++) pixels[index] = pixels[4 + (index - 4) % 4];
+        if (round % 5 == 3)
+            for (int index = 4; index < 48; index++) pixels[index] = pixels[4];
+        /* Two values under: four pixels often match the last four in some places, not all. */
+        if (round % 5 == 4)
+            for (int index = 4; index < 48; index++) pixels[index] = pixels[next() % 2];
+        for (int index = 0; index < 48; index++)
+            want[index] = index >= 4 && index < 4 + count ? reference_over(c, 255, pixels[index]) : pixels[index];
+        marquee_run_over(pixels + 4, count, c);
+        checked++;
+        for (int index = 0; index < 48; index++)
+            if (pixels[index] != want[index]) {
+                if (failures++ < 20)
+                    printf("run of %08x, %ld long, pixel %d: %08x, not %08x\n", c, (long)count, index - 4,
+                           pixels[index], want[index]);
+                break;
+            }
+    }
     printf("%ld checked, %ld wrong\n", checked, failures);
     return failures != 0;
 }

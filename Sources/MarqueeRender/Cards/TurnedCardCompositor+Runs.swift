@@ -27,9 +27,9 @@ extension TurnedCardCompositor {
         // starts the next run a pixel early, a count one long would be wrong.
         let perStepX = 1 / Double(stepX) * (1 - 0x1p-30)
         let perStepY = 1 / Double(abs(stepY)) * (1 - 0x1p-30)
-        // The last run's color, and that color at the opacity made ready to blend.
+        // The last run's color, and that color at the opacity.
         var runColor: UInt32 = 0
-        var runBlend = RunBlend(0)
+        var runFaded: UInt32 = 0
 
         /// A texel, or transparent outside the raster (pixman's REPEAT_NONE).
         func texel(_ x: Int32, _ y: Int32) -> UInt32 {
@@ -120,9 +120,9 @@ extension TurnedCardCompositor {
                         let color = sourcePixels[offset]
                         if color != runColor {
                             runColor = color
-                            runBlend = RunBlend(opacity == 255 ? color : multiply(color, by: opacity))
+                            runFaded = opacity == 255 ? color : multiply(color, by: opacity)
                         }
-                        runBlend.blend(over: out + x, count: count)
+                        marquee_run_over(out + x, count, runFaded)
                         x &+= count
                         fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
                         fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
@@ -172,108 +172,5 @@ extension TurnedCardCompositor {
     static func steps(within distance: Int32, perStep: Double) -> Int {
         let quotient = Double(distance &- 1) * perStep - 0.5 + 0x1.8p52
         return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: quotient.bitPattern)) &+ 1
-    }
-
-    /// One color (premultiplied, opacity applied) OVER runs of pixels, four at a time in SSE2's
-    /// (or NEON's) 16-bit lanes, with the arithmetic of `marquee_over`: each channel under * (255 -
-    /// alpha), rounded as pixman divides by 255, plus the color's channel, saturating. What
-    /// depends on the color alone is worked out once a color, not once a run (a turned card's
-    /// runs mostly follow one another in its fill's color). The pixels are read as 16-bit lanes
-    /// of two channels each, split into low and high bytes (Swift's widening conversions between
-    /// SIMD types are generic calls, not instructions). A run not a multiple of four ends with
-    /// the last four pixels, computed from what they held before the loop blends any of them.
-    struct RunBlend {
-        private enum Kind { case opaque, transparent, premultiplied, saturating }
-        private let kind: Kind
-        private let color: UInt32
-        private let factor: SIMD8<UInt16>
-        private let low: SIMD8<UInt16>
-        private let high: SIMD8<UInt16>
-
-        init(_ color: UInt32) {
-            self.color = color
-            let alpha = color >> 24
-            factor = SIMD8(repeating: UInt16(255 - alpha))
-            let channels = unsafeBitCast(SIMD4<UInt32>(repeating: color), to: SIMD8<UInt16>.self)
-            low = channels & 0xFF
-            if alpha == 255 {
-                kind = .opaque
-                high = channels & 0xFF00
-            } else if color == 0 {
-                kind = .transparent
-                high = channels & 0xFF00
-            } else if color & 0xFF <= alpha && (color >> 8) & 0xFF <= alpha && (color >> 16) & 0xFF <= alpha {
-                // A premultiplied color (no channel above its alpha) cannot take a channel past 255.
-                kind = .premultiplied
-                high = channels & 0xFF00
-            } else {
-                kind = .saturating
-                high = channels &>> 8
-            }
-        }
-
-        @inline(__always)
-        func blend(over out: UnsafeMutablePointer<UInt32>, count: Int) {
-            let factor = factor
-            let low = low
-            let high = high
-            switch kind {
-            case .opaque: out.update(repeating: color, count: count)
-            case .transparent: return
-            case .premultiplied:
-                blendChunks(over: out, count: count) { under in
-                    (scaledLanes(under & 0xFF, factor: factor) &+ low)
-                        | (scaledLanes(under &>> 8, factor: factor) &<< 8 &+ high)
-                }
-            case .saturating:
-                blendChunks(over: out, count: count) { under in
-                    saturated(scaledLanes(under & 0xFF, factor: factor) &+ low)
-                        | saturated(scaledLanes(under &>> 8, factor: factor) &+ high) &<< 8
-                }
-            }
-        }
-    }
-
-    /// `chunk` applied to every four pixels of `out` (fewer than four: through a copy).
-    @inline(__always)
-    static func blendChunks(
-        over out: UnsafeMutablePointer<UInt32>, count: Int, _ chunk: (SIMD8<UInt16>) -> SIMD8<UInt16>
-    ) {
-        let raw = UnsafeMutableRawPointer(out)
-        if count >= 4 {
-            let lastUnder = raw.loadUnaligned(fromByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)
-            let last = chunk(lastUnder)
-            // What a card passes over is mostly plain (the background, another card's fill): four
-            // pixels as the last four computed take their result again, at a compare's cost.
-            var seen = lastUnder
-            var seenResult = last
-            var index = 0
-            while index &+ 4 < count {
-                let under = raw.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<UInt16>.self)
-                if !all(under .== seen) {
-                    seen = under
-                    seenResult = chunk(under)
-                }
-                raw.storeBytes(of: seenResult, toByteOffset: index &* 4, as: SIMD8<UInt16>.self)
-                index &+= 4
-            }
-            raw.storeBytes(of: last, toByteOffset: (count &- 4) &* 4, as: SIMD8<UInt16>.self)
-            return
-        }
-        var under = SIMD4<UInt32>(repeating: 0)
-        for index in 0..<count { under[index] = out[index] }
-        let result = unsafeBitCast(chunk(unsafeBitCast(under, to: SIMD8<UInt16>.self)), to: SIMD4<UInt32>.self)
-        for index in 0..<count { out[index] = result[index] }
-    }
-
-    /// Lanes of at most 510 clamped to 255: 256 or more becomes all ones, whose low byte is 255.
-    @inline(__always)
-    static func saturated(_ sum: SIMD8<UInt16>) -> SIMD8<UInt16> { (sum | (0 &- (sum &>> 8))) & 0xFF }
-
-    /// Channels of 0...255, one a lane: channel * factor / 255 rounded as pixman does.
-    @inline(__always)
-    static func scaledLanes(_ channel: SIMD8<UInt16>, factor: SIMD8<UInt16>) -> SIMD8<UInt16> {
-        let product = channel &* factor &+ 0x80
-        return (product &+ (product &>> 8)) &>> 8
     }
 }

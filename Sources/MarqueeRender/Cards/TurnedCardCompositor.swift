@@ -187,7 +187,7 @@ enum TurnedCardCompositor {
         // column - 2 are uniform.
         let length = Int32(truncatingIfNeeded: column &- 1) &- left
         count = min(count, steps(within: ((left &+ length) << 16) &+ 0x8000 &- fixedX, perStep: walk.perStepX))
-        RunBlend(opacity == 255 ? color : multiply(color, by: opacity)).blend(over: out, count: count)
+        marquee_run_over(out, count, opacity == 255 ? color : multiply(color, by: opacity))
         return count
     }
 
