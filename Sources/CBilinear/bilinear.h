@@ -19,12 +19,12 @@
 #include <arm_neon.h>
 #endif
 
-/* The bilinear interpolation of four texels with 7-bit weights `wx` and `wy` (0...127, the top
- * bits of the sample's fractions): each channel the sum of texel * (128 - wx or wx) * (128 - wy
- * or wy), truncated >> 14. pixman doubles the weights to 8 bits and truncates >> 16: the same. */
-static inline uint32_t marquee_bilinear(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
-                                        uint32_t bottomRight, uint32_t wx, uint32_t wy) {
 #if defined(MARQUEE_BILINEAR_SSE2)
+/* Each channel's sum of texel * (128 - wx or wx) * (128 - wy or wy), in the four 32-bit lanes
+ * (blue, green, red, alpha): the interpolation before its shift, shared by the plain sample and
+ * the sample blended at once. */
+static inline __m128i marquee_bilinear_sums(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                            uint32_t bottomRight, uint32_t wx, uint32_t wy) {
     const __m128i zero = _mm_setzero_si128();
     /* [left's blue, green, red, alpha, right's ...] in 16-bit lanes, each row. */
     __m128i top = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)topRight << 32) | topLeft)), zero);
@@ -35,16 +35,30 @@ static inline uint32_t marquee_bilinear(uint32_t topLeft, uint32_t topRight, uin
                                     _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy)));
     /* Each channel's left and right side by side, weighted and added in 32 bits. */
     __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
-    __m128i sums = _mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx << 16) | (128 - wx))));
-    __m128i channels = _mm_srli_epi32(sums, 14);
-    channels = _mm_packs_epi32(channels, channels);
-    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(channels, channels));
+    return _mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx << 16) | (128 - wx))));
+}
 #elif defined(MARQUEE_BILINEAR_NEON)
+static inline uint32x4_t marquee_bilinear_sums(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                               uint32_t bottomRight, uint32_t wx, uint32_t wy) {
     uint8x8_t top = vcreate_u8(((uint64_t)topRight << 32) | topLeft);
     uint8x8_t bottom = vcreate_u8(((uint64_t)bottomRight << 32) | bottomLeft);
     uint16x8_t columns = vmlal_u8(vmull_u8(top, vdup_n_u8((uint8_t)(128 - wy))), bottom, vdup_n_u8((uint8_t)wy));
-    uint32x4_t sums = vmlal_n_u16(vmull_n_u16(vget_low_u16(columns), (uint16_t)(128 - wx)),
-                                  vget_high_u16(columns), (uint16_t)wx);
+    return vmlal_n_u16(vmull_n_u16(vget_low_u16(columns), (uint16_t)(128 - wx)), vget_high_u16(columns),
+                       (uint16_t)wx);
+}
+#endif
+
+/* The bilinear interpolation of four texels with 7-bit weights `wx` and `wy` (0...127, the top
+ * bits of the sample's fractions): each channel the sum of texel * (128 - wx or wx) * (128 - wy
+ * or wy), truncated >> 14. pixman doubles the weights to 8 bits and truncates >> 16: the same. */
+static inline uint32_t marquee_bilinear(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                        uint32_t bottomRight, uint32_t wx, uint32_t wy) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    __m128i channels = _mm_srli_epi32(marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy), 14);
+    channels = _mm_packs_epi32(channels, channels);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(channels, channels));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint32x4_t sums = marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy);
     uint16x4_t channels = vshrn_n_u32(sums, 14);
     uint8x8_t bytes = vmovn_u16(vcombine_u16(channels, channels));
     return vget_lane_u32(vreinterpret_u32_u8(bytes), 0);
@@ -124,13 +138,7 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
 #if defined(MARQUEE_BILINEAR_SSE2)
     const __m128i zero = _mm_setzero_si128();
     const __m128i half = _mm_set1_epi16(0x80);
-    __m128i top = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)topRight << 32) | topLeft)), zero);
-    __m128i bottom =
-        _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)bottomRight << 32) | bottomLeft)), zero);
-    __m128i columns = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - wy))),
-                                    _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy)));
-    __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
-    __m128i sums = _mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx << 16) | (128 - wx))));
+    __m128i sums = marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy);
     /* The color's blue, green, red and alpha in the low four 16-bit lanes (each at most 255). */
     __m128i faded = _mm_packs_epi32(_mm_srli_epi32(sums, 14), zero);
     if (opacity != 255) {
@@ -144,11 +152,7 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
     __m128i sum = _mm_add_epi16(below, faded);
     return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
 #elif defined(MARQUEE_BILINEAR_NEON)
-    uint8x8_t top = vcreate_u8(((uint64_t)topRight << 32) | topLeft);
-    uint8x8_t bottom = vcreate_u8(((uint64_t)bottomRight << 32) | bottomLeft);
-    uint16x8_t columns = vmlal_u8(vmull_u8(top, vdup_n_u8((uint8_t)(128 - wy))), bottom, vdup_n_u8((uint8_t)wy));
-    uint32x4_t sums = vmlal_n_u16(vmull_n_u16(vget_low_u16(columns), (uint16_t)(128 - wx)),
-                                  vget_high_u16(columns), (uint16_t)wx);
+    uint32x4_t sums = marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy);
     uint16x4_t faded = vshrn_n_u32(sums, 14);
     if (opacity != 255) {
         uint16x4_t product = vadd_u16(vmul_n_u16(faded, (uint16_t)opacity), vdup_n_u16(0x80));
