@@ -1,6 +1,5 @@
 import Glibc
 import MarqueeCore
-import Synchronization
 
 /// Reads and decodes decks on threads of their own, so that a `load` (or a SIGHUP reload) of a
 /// large deck never stops the run loop: frames are presented and other sources served meanwhile,
@@ -64,8 +63,8 @@ final class DeckLoad: Sendable {
     let text: String?
     /// For `apply`: the deck shown when the command came, and its version.
     let base: (deck: Deck, version: Int)?
-    private let outcome = Mutex<Result<Deck, RuntimeError>?>(nil)
-    private let difference = Mutex<(diff: DeckDiff, version: Int)?>(nil)
+    private let outcome = LockedValue<Result<Deck, RuntimeError>?>(nil)
+    private let difference = LockedValue<(diff: DeckDiff, version: Int)?>(nil)
 
     init(path: String, base: (deck: Deck, version: Int)? = nil) {
         self.path = path
