@@ -5,7 +5,8 @@ import MarqueeCore
 /// frame rows are read four pixels at a time and transposed 4x4 in SIMD registers (shuffles only),
 /// and each panel row receives a whole 64-byte line at once, in consecutive stores from registers
 /// (16 frame rows in the 32-bit formats, 32 in RGB565): write-combined scan-out memory (DRM dumb
-/// buffers) then flushes full lines in one burst.
+/// buffers) then flushes full lines in one burst. The 16-bit formats' line step, conversion
+/// included, is CPack565's C (eight columns at once with AVX2); the tiles and edges stay here.
 ///
 /// The order is what makes it fast: a band of frame rows is cut into tiles of columns, and in a
 /// tile a line's worth of frame rows is turned across all its columns before the next, so the
@@ -137,32 +138,20 @@ enum QuarterTurn {
             let offset = panelX(y, lineRows) &* wordSize
             let row0 = panelRow(x) + offset, row1 = panelRow(x &+ 1) + offset
             let row2 = panelRow(x &+ 2) + offset, row3 = panelRow(x &+ 3) + offset
-            // Each octet is 32 bytes of a panel row in the 32-bit formats, 16 in RGB565. Clockwise
-            // the panel row shows the frame rows bottom up: the last octet comes first.
             if lineRows == 16 {
+                // The 32-bit formats: each octet is 32 bytes of a panel row. Clockwise the panel
+                // row shows the frame rows bottom up: the last octet comes first.
                 let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
                 let (first, second) = clockwise ? (b, a) : (a, b)
                 first.store(second, into: row0, row1, row2, row3, streaming: streaming)
-            } else if Encoding.Word.self == UInt16.self {
+            } else {
                 // The 16-bit formats: CPack565's line step (why not Swift's: see there).
                 marquee_turn565_line(
                     from, sourceStride, clockwise ? 1 : 0, bgr, row0.assumingMemoryBound(to: UInt16.self),
                     row1.assumingMemoryBound(to: UInt16.self),
                     row2.assumingMemoryBound(to: UInt16.self), row3.assumingMemoryBound(to: UInt16.self),
                     streaming ? 1 : 0)
-            } else {
-                let a = Transpose.octet(at: from, stride: sourceStride, reversed: clockwise, as: Encoding.self)
-                let b = Transpose.octet(at: from + eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
-                let c = Transpose.octet(
-                    at: from + 2 &* eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
-                let d = Transpose.octet(
-                    at: from + 3 &* eight, stride: sourceStride, reversed: clockwise, as: Encoding.self)
-                if clockwise {
-                    d.store(c, b, a, into: row0, row1, row2, row3, streaming: streaming)
-                } else {
-                    a.store(b, c, d, into: row0, row1, row2, row3, streaming: streaming)
-                }
             }
         }
 
@@ -258,31 +247,5 @@ struct Octet<Word: SIMDScalar> {
         StreamingStore.store(next.column2, to: row2 + size, streaming: streaming)
         StreamingStore.store(column3, to: row3, streaming: streaming)
         StreamingStore.store(next.column3, to: row3 + size, streaming: streaming)
-    }
-
-    /// Stores this octet then three more into each of the four panel rows: a line of 64 bytes
-    /// per row in the 16-bit formats, front to back.
-    @inline(__always) func store(
-        _ second: Octet, _ third: Octet, _ fourth: Octet, into row0: UnsafeMutableRawPointer,
-        _ row1: UnsafeMutableRawPointer, _ row2: UnsafeMutableRawPointer, _ row3: UnsafeMutableRawPointer,
-        streaming: Bool
-    ) {
-        let size = MemoryLayout<SIMD8<Word>>.size
-        StreamingStore.store(column0, to: row0, streaming: streaming)
-        StreamingStore.store(second.column0, to: row0 + size, streaming: streaming)
-        StreamingStore.store(third.column0, to: row0 + 2 &* size, streaming: streaming)
-        StreamingStore.store(fourth.column0, to: row0 + 3 &* size, streaming: streaming)
-        StreamingStore.store(column1, to: row1, streaming: streaming)
-        StreamingStore.store(second.column1, to: row1 + size, streaming: streaming)
-        StreamingStore.store(third.column1, to: row1 + 2 &* size, streaming: streaming)
-        StreamingStore.store(fourth.column1, to: row1 + 3 &* size, streaming: streaming)
-        StreamingStore.store(column2, to: row2, streaming: streaming)
-        StreamingStore.store(second.column2, to: row2 + size, streaming: streaming)
-        StreamingStore.store(third.column2, to: row2 + 2 &* size, streaming: streaming)
-        StreamingStore.store(fourth.column2, to: row2 + 3 &* size, streaming: streaming)
-        StreamingStore.store(column3, to: row3, streaming: streaming)
-        StreamingStore.store(second.column3, to: row3 + size, streaming: streaming)
-        StreamingStore.store(third.column3, to: row3 + 2 &* size, streaming: streaming)
-        StreamingStore.store(fourth.column3, to: row3 + 3 &* size, streaming: streaming)
     }
 }
