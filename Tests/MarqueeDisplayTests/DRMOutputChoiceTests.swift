@@ -217,4 +217,37 @@ final class DRMOutputChoiceTests: XCTestCase {
         XCTAssertEqual(rotation("Right Side Up"), .quarter)
         XCTAssertEqual(rotation("Left Side Up"), .threeQuarters)
     }
+
+    /// `--rotate 180` is given to the plane only where its `rotation` bitmask lists `rotate-180`;
+    /// quarter turns are always made while copying; every modeset sets `rotate-0` otherwise.
+    func testThePlaneTakesTheHalfTurnOnlyWhereItsRotationPropertyOffersIt() {
+        func rotation(_ offered: [String: UInt64]?, initial: UInt64 = 1) -> PlaneRotation? {
+            var entries: [String: DRMObjectProperties.Entry] = [:]
+            for name in [
+                "FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H",
+            ] {
+                entries[name] = .init(id: UInt32(entries.count + 1), value: 0)
+            }
+            if let offered { entries["rotation"] = .init(id: 40, value: initial, values: offered) }
+            return try! PlaneProperties(DRMObjectProperties(object: "plane 31", entries: entries)).rotation
+        }
+        // Bit numbers as the kernel lists them (drm_blend.c): rotate-0 is bit 0, rotate-180 bit 2.
+        let full: [String: UInt64] = [
+            "rotate-0": 0, "rotate-90": 1, "rotate-180": 2, "rotate-270": 3, "reflect-x": 4, "reflect-y": 5,
+        ]
+        XCTAssertNil(rotation(nil), "no property: nothing to set")
+        let vc4Like = rotation(["rotate-0": 0, "rotate-180": 2, "reflect-x": 4, "reflect-y": 5], initial: 4)
+        XCTAssertEqual(vc4Like?.value(for: .half), 4)
+        XCTAssertEqual(vc4Like?.value(for: .none), 1)
+        XCTAssertEqual(vc4Like?.initialValue, 4, "the value found is kept to be put back at exit")
+        XCTAssertEqual(vc4Like?.id, 40)
+        XCTAssertNil(vc4Like?.value(for: .quarter))
+        XCTAssertNil(rotation(full)?.value(for: .quarter), "quarter turns stay in the copy (dumb buffers are linear)")
+        XCTAssertNil(rotation(full)?.value(for: .threeQuarters))
+        XCTAssertNil(rotation(["rotate-0": 0, "reflect-x": 4])?.value(for: .half), "one mirror is not a half turn")
+        XCTAssertEqual(
+            rotation(["rotate-0": 0, "reflect-x": 4, "reflect-y": 5])?.value(for: .half), 0b11_0001,
+            "both mirrors are")
+        XCTAssertEqual(rotation(["rotate-0": 0])?.value(for: .none), 1)
+    }
 }

@@ -12,6 +12,13 @@ fail() { echo "FAIL $1: $2"; }
 # The log lines of a run, for the console (indented, so they are not taken for results).
 show() { sed 's/^/    /' "$1"; }
 
+# How `--rotate 180` is made with MODE's modesetting, as the log says it: by vkms's primary plane
+# (atomic) or while copying (legacy sets no plane property).
+turned_by() { if [ "$1" = atomic ]; then echo 'in the display plane'; else echo 'while copying'; fi; }
+# The `rotation` of the card's first plane (vkms's primary) in the kernel's atomic state, as a
+# hexadecimal mask: 1 is rotate-0, 4 rotate-180.
+primary_rotation() { awk '/^plane\[/ { n++ } n == 1 && /rotation=/ { sub(/.*rotation=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
+
 software_snapshot() { # NAME SIZE SCRIPT [ROTATE]
     printf "$3" | $M run --backend software --size "$2" --rotate "${4:-0}" >/dev/null 2>$OUT/$1.log
 }
@@ -97,8 +104,10 @@ drm_tests() { # MODE (atomic|legacy)
     # What vkms scanned out (read back through its writeback connector) against the software
     # backend's rendering of the same deck at the same offset. 1366x768: a width that is not whole
     # 64-byte lines, so the dumb buffer's rows are padded (pitch 5,504 bytes for 5,464) and vkms
-    # must read them by the pitch Marquee asked for.
-    for case in 0:1024x768 90:1024x768 0:1366x768; do
+    # must read them by the pitch Marquee asked for. At 180, atomic modesetting has the plane turn
+    # the frames (vkms-rotation.patch gives vkms's primary plane rotate-180) and puts the plane's
+    # rotation back at exit; legacy modesetting turns them while copying.
+    for case in 0:1024x768 90:1024x768 180:1024x768 0:1366x768; do
         rotate=${case%%:*} size=${case#*:}
         name=drm-$mode-writeback-rotate$rotate
         [ $size = 1024x768 ] || name=$name-$size
@@ -112,6 +121,10 @@ drm_tests() { # MODE (atomic|legacy)
         if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
         elif ! grep -q 'writeback snapshots: through connector' $OUT/$name.log ||
             grep -q "using Marquee's copy" $OUT/$name.log; then fail $name "the snapshot did not come from the writeback connector"
+        elif [ $rotate = 180 ] && ! grep -q "rotating by 180° $(turned_by $mode)" $OUT/$name.log; then
+            fail $name "the log does not say the frames were turned $(turned_by $mode)"
+        elif [ $rotate = 180 ] && [ "$(primary_rotation)" != 1 ]; then
+            fail $name "the primary plane's rotation is $(primary_rotation) after exit, not rotate-0 (1) as found"
         elif result=$($M compare $OUT/software-$name.png $OUT/$name.png --diff $OUT/${name}_err.png); then
             pass $name "$result"
         else fail $name "$result"; fi

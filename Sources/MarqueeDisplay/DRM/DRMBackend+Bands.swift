@@ -7,5 +7,5 @@ extension DRMBackend: BandedScanout {
     /// The band height of every DRM output (and of `bench --scanout`'s display paths).
     public static let rowsPerBand = 64
     public var bandRows: Int { Self.rowsPerBand }
-    public var bandPhase: Int { FrameCopier.bandPhase(frameHeight: size.height, rows: bandRows, rotation: rotation) }
+    public var bandPhase: Int { FrameCopier.bandPhase(frameHeight: size.height, rows: bandRows, rotation: copyRotation) }
 }

@@ -74,10 +74,13 @@ extension DRMBackend: DisplayHotplug {
         do {
             let modesetter: DRMModesetter =
                 usesAtomic
-                ? (try? AtomicModesetter(device: device, output: target))
+                ? (try? AtomicModesetter(device: device, output: target, rotation: rotation, turnsInPlane: planeMayTurn))
                     ?? LegacyModesetter(device: device, output: target)
                 : LegacyModesetter(device: device, output: target)
-            if buffers[0].width != panel.width || buffers[0].height != panel.height {
+            // Buffers that hold frames turned the other way (the new output's plane turns them
+            // and the old one's did not, or the reverse) are made anew, so every row is drawn.
+            let turnChanged = modesetter.planeRotation != self.modesetter.planeRotation
+            if buffers[0].width != panel.width || buffers[0].height != panel.height || turnChanged {
                 try makeBuffers(panel: panel, for: target)
             }
             output = target

@@ -77,6 +77,16 @@ public final class DRMBackend: DisplayBackend {
     var isConnected = true
     /// Frames are flipped only while the display is on and connected (and the seat is Marquee's).
     var isShowing: Bool { isPoweredOn && isConnected && isSeatActive }
+    /// False once the plane refused to turn the frames itself: a new modesetter (a display
+    /// plugged in) does not ask it again.
+    var planeMayTurn = true
+    /// The plane's `rotation` as found at start, to put back at exit when Marquee's modeset
+    /// changed it (nil: unchanged, no such property, or legacy modesetting, which never sets it).
+    private var savedPlaneRotation: (plane: UInt32, property: PlaneRotation)?
+    /// The turn made while copying into the dumb buffers: `rotation`, unless the display plane
+    /// makes it (`DRMModesetter.planeRotation`; docs/architecture.md, "The half turn in the
+    /// display plane").
+    var copyRotation: Rotation { modesetter.planeRotation == .none ? rotation : .none }
     private var restored = false
     var hasPresented = false
     /// True after a modeset (start, `display on`, a display plugged in, the seat back): the next
@@ -115,7 +125,7 @@ public final class DRMBackend: DisplayBackend {
         var why = "forced by --no-atomic or MARQUEE_DRM_NO_ATOMIC"
         if !options.forceLegacy {
             do {
-                modesetter = try AtomicModesetter(device: device, output: output)
+                modesetter = try AtomicModesetter(device: device, output: output, rotation: rotation)
             } catch {
                 why = error.message
             }
@@ -129,15 +139,32 @@ public final class DRMBackend: DisplayBackend {
             try modesetter.setMode(framebuffer: buffers[0].framebufferID)
         } catch {
             guard modesetter.name == "atomic" else { throw error }
-            // Some drivers take the atomic capability but refuse a commit the legacy call makes
-            // fine; a kiosk should come up rather than ask its user for --no-atomic.
-            log("drm: \(error.message); trying legacy modesetting")
-            why = "the atomic modeset failed"
-            modesetter = LegacyModesetter(device: device, output: output)
-            try modesetter.setMode(framebuffer: buffers[0].framebufferID)
+            if modesetter.planeRotation != .none,
+                let unturned = try? AtomicModesetter(
+                    device: device, output: output, rotation: rotation, turnsInPlane: false),
+                (try? unturned.setMode(framebuffer: buffers[0].framebufferID)) != nil
+            {
+                // The plane lists the turn but refused it in this mode: the frames are turned
+                // while copying instead, as on a plane without it.
+                log("drm: the plane refused to turn the frames (\(error.message)); turning them while copying")
+                planeMayTurn = false
+                modesetter = unturned
+            } else {
+                // Some drivers take the atomic capability but refuse a commit the legacy call makes
+                // fine; a kiosk should come up rather than ask its user for --no-atomic.
+                log("drm: \(error.message); trying legacy modesetting")
+                why = "the atomic modeset failed"
+                modesetter = LegacyModesetter(device: device, output: output)
+                try modesetter.setMode(framebuffer: buffers[0].framebufferID)
+            }
         }
         self.modesetter = modesetter
         usesAtomic = modesetter.name == "atomic"
+        if let atomic = modesetter as? AtomicModesetter, let property = atomic.plane.rotation,
+            atomic.planeRotationValue != property.initialValue
+        {
+            savedPlaneRotation = (atomic.planeID, property)
+        }
         size = rotation.logicalSize(ofPanel: panel)
         shadow = PixelBuffer(width: size.width, height: size.height)
         rows = ScanoutRows(rows: size.height, buffers: 2)
@@ -163,7 +190,8 @@ public final class DRMBackend: DisplayBackend {
             )
         }
         if rotation != .none {
-            log("drm: rotating by \(rotation.rawValue)° while copying; frames are \(size.width)x\(size.height)")
+            let how = modesetter.planeRotation == rotation ? "in the display plane" : "while copying"
+            log("drm: rotating by \(rotation.rawValue)° \(how); frames are \(size.width)x\(size.height)")
         }
         log("drm: saved \(saved.description) to restore at exit")
         card.claim(output.crtcID, by: self)
@@ -323,7 +351,7 @@ public final class DRMBackend: DisplayBackend {
         }
         let back = 1 - front
         for band in rows.lacking(inBuffer: back) {
-            FrameCopier.copy(shadow, rows: band, to: buffers[back].surface, rotation: rotation)
+            FrameCopier.copy(shadow, rows: band, to: buffers[back].surface, rotation: copyRotation)
         }
         rows.written(buffer: back)
         try commit(back, damage: damage)
@@ -332,7 +360,8 @@ public final class DRMBackend: DisplayBackend {
     /// Flips to buffer `back`, with `damage` (the frame rows that differ from the frame on screen)
     /// as the kernel's damage clips unless the frame is committed whole.
     private func commit(_ back: Int, damage: RowBands) throws(DisplayError) {
-        let clips = commitsWholeFrame ? nil : DamageClips(frameRows: damage, frame: size, rotation: rotation)
+        // Clips are in the framebuffer's coordinates, which a plane's own turn leaves unturned.
+        let clips = commitsWholeFrame ? nil : DamageClips(frameRows: damage, frame: size, rotation: copyRotation)
         let result = modesetter.flip(to: buffers[back].framebufferID, damage: clips, events: link.events)
         if case .failure(let code) = result {
             if card.seat != nil, code == .permissionDenied || code == .notPermitted { return seatTookTheDevice() }
@@ -362,7 +391,7 @@ public final class DRMBackend: DisplayBackend {
         guard isShowing else { return }
         let back = 1 - front
         let target = buffers[back]
-        let rotation = rotation
+        let rotation = copyRotation
         // After a modeset the frame is committed whole whatever changed: the back buffer is
         // brought up to date even when the frame equals the one on screen.
         let onScreen: AnyObject? = hasPresented && !commitsWholeFrame ? buffers[front] : nil
@@ -412,6 +441,22 @@ public final class DRMBackend: DisplayBackend {
         case .success: log("drm: restored \(saved.description)")
         case .failure(let code): log("drm: could not restore \(saved.description): \(code)")
         }
+        // After the CRTC, not before: before, Marquee's last frame would be shown unturned for
+        // a moment (the kernel commits the property at once, on the framebuffer shown).
+        restorePlaneRotation()
         if isLast { device.dropMaster() }
+    }
+}
+
+extension DRMBackend {
+    /// Puts the plane's `rotation` back as found, if Marquee changed it: the console or the
+    /// program before would otherwise come back turned.
+    fileprivate func restorePlaneRotation() {
+        guard let (plane, property) = savedPlaneRotation else { return }
+        let result = SystemCall.run {
+            drmModeObjectSetProperty(
+                device.fd, plane, UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE), property.id, property.initialValue)
+        }
+        if case .failure(let code) = result { log("drm: could not put plane \(plane)'s rotation back: \(code)") }
     }
 }

@@ -10,6 +10,10 @@ protocol DRMModesetter {
     var name: String { get }
     var device: DRMDevice { get }
     var output: DRMOutput { get }
+    /// The turn the display plane gives the frames on their way to the panel (set with the mode):
+    /// `.half` where the plane turns them for `--rotate 180`, so they are copied unturned; else
+    /// `.none`, and any turn is made while copying.
+    var planeRotation: Rotation { get }
     /// Sets the output's mode showing `framebuffer`, turning the CRTC on if it was off.
     func setMode(framebuffer: UInt32) throws(DisplayError)
     /// Queues a flip to `framebuffer` at the next vblank. `damage`: the parts of the panel that
@@ -32,6 +36,8 @@ struct LegacyModesetter: DRMModesetter {
     let output: DRMOutput
     private let dpms: UInt32?
     var name: String { "legacy" }
+    /// Legacy modesetting sets no plane property: turns are made while copying.
+    var planeRotation: Rotation { .none }
 
     init(device: DRMDevice, output: DRMOutput) {
         self.device = device
@@ -90,12 +96,21 @@ struct AtomicModesetter: DRMModesetter {
     let planeID: UInt32
     private let connectorCRTC: UInt32
     private let crtc: CRTCProperties
-    private let plane: PlaneProperties
+    let plane: PlaneProperties
     var name: String { "atomic" }
+    let planeRotation: Rotation
+    /// The `rotation` value every modeset gives the plane: `planeRotation`'s, which is `rotate-0`
+    /// where Marquee turns the frames itself (a turn left on the plane by the program before would
+    /// otherwise turn them once more); nil where the plane has no such property.
+    let planeRotationValue: UInt64?
 
     /// Throws when the driver refuses atomic commits, has no primary plane for the CRTC, or lacks
     /// a property an atomic modeset needs (the caller then falls back to legacy modesetting).
-    init(device: DRMDevice, output: DRMOutput) throws(DisplayError) {
+    /// `rotation`: the turn the frames need; the plane takes it where it can (a half turn, where
+    /// the driver offers `rotate-180`) unless `turnsInPlane` is false.
+    init(device: DRMDevice, output: DRMOutput, rotation: Rotation = .none, turnsInPlane: Bool = true)
+        throws(DisplayError)
+    {
         guard device.enableClientCapability(DRM_CLIENT_CAP_ATOMIC) else {
             throw DisplayError(.backendUnavailable, "the driver offers no atomic modesetting")
         }
@@ -120,9 +135,13 @@ struct AtomicModesetter: DRMModesetter {
             DRMObjectProperties(
                 fd: device.fd, object: output.crtcID, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_CRTC),
                 kind: "CRTC"))
-        self.plane = try PlaneProperties(
+        let properties = try PlaneProperties(
             DRMObjectProperties(
                 fd: device.fd, object: plane, type: UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE), kind: "plane"))
+        self.plane = properties
+        let turned = turnsInPlane && rotation != .none ? properties.rotation?.value(for: rotation) : nil
+        planeRotation = turned == nil ? .none : rotation
+        planeRotationValue = turned ?? properties.rotation?.value(for: .none)
     }
 
     /// The primary plane that can feed the CRTC (planes are listed once the atomic capability is on).
@@ -173,6 +192,9 @@ struct AtomicModesetter: DRMModesetter {
         request.set(planeID, plane.crtcY, 0)
         request.set(planeID, plane.crtcWidth, width)
         request.set(planeID, plane.crtcHeight, height)
+        if let planeRotationValue, let property = plane.rotation {
+            request.set(planeID, property.id, planeRotationValue)
+        }
     }
 
     func flip(to framebuffer: UInt32, damage: DamageClips?, events: UnsafeMutablePointer<marquee_drm_events>)

@@ -12,6 +12,9 @@ struct DRMObjectProperties {
         var value: UInt64
         /// For an enum property, the name of the current value ("Upside Down").
         var enumName: String?
+        /// For an enum or bitmask property, every value it offers by name. A bitmask's values are
+        /// bit numbers ("rotate-180" is 2: the mask 1 << 2).
+        var values: [String: UInt64] = [:]
     }
 
     /// "connector 31", "CRTC 36", "plane 33", for error messages.
@@ -28,12 +31,16 @@ struct DRMObjectProperties {
             let name = Self.string(property.pointee.name)
             let value = properties.pointee.prop_values[index]
             var enumName: String?
-            if property.pointee.flags & UInt32(DRM_MODE_PROP_ENUM) != 0 {
-                for item in 0..<Int(property.pointee.count_enums) where property.pointee.enums[item].value == value {
-                    enumName = Self.string(property.pointee.enums[item].name)
+            var values: [String: UInt64] = [:]
+            let isEnum = property.pointee.flags & UInt32(DRM_MODE_PROP_ENUM) != 0
+            if isEnum || property.pointee.flags & UInt32(DRM_MODE_PROP_BITMASK) != 0 {
+                for item in 0..<Int(property.pointee.count_enums) {
+                    let entry = property.pointee.enums[item]
+                    values[Self.string(entry.name)] = entry.value
+                    if isEnum && entry.value == value { enumName = Self.string(entry.name) }
                 }
             }
-            entries[name] = Entry(id: property.pointee.prop_id, value: value, enumName: enumName)
+            entries[name] = Entry(id: property.pointee.prop_id, value: value, enumName: enumName, values: values)
         }
     }
 
@@ -99,6 +106,8 @@ struct PlaneProperties {
     let crtcX: UInt32, crtcY: UInt32, crtcWidth: UInt32, crtcHeight: UInt32
     /// `FB_DAMAGE_CLIPS`, where the driver takes damage (nil: it scans out everything anyway).
     let damageClips: UInt32?
+    /// `rotation`, where the plane can turn or mirror what it scans out (nil: it cannot).
+    let rotation: PlaneRotation?
 
     init(_ properties: DRMObjectProperties) throws(DisplayError) {
         var resolver = PropertyResolver(properties)
@@ -113,7 +122,44 @@ struct PlaneProperties {
         crtcWidth = resolver.required("CRTC_W")
         crtcHeight = resolver.required("CRTC_H")
         damageClips = resolver.optional("FB_DAMAGE_CLIPS")
+        rotation = properties["rotation"].map(PlaneRotation.init)
         try resolver.check()
+    }
+}
+
+/// A plane's `rotation` property: a bitmask of one turn (`rotate-0`, `rotate-90`, `rotate-180`,
+/// `rotate-270`, counter-clockwise) and reflections, of which each driver offers its own set
+/// (drm_blend.c). Marquee asks only for `rotate-180`, which turns the frame the same way whichever
+/// sense a turn is counted in (or `reflect-x` with `reflect-y`, the same picture), and `rotate-0` to
+/// undo a turn left by the program before.
+struct PlaneRotation {
+    let id: UInt32
+    /// The value found at start, put back at exit.
+    let initialValue: UInt64
+    /// The masks of the values the driver offers, by name.
+    private let masks: [String: UInt64]
+
+    init(_ entry: DRMObjectProperties.Entry) {
+        id = entry.id
+        initialValue = entry.value
+        masks = entry.values.compactMapValues { bit in bit < 64 ? UInt64(1) << bit : nil }
+    }
+
+    /// The value that has the plane turn its framebuffer by `rotation` on the way to the CRTC, if
+    /// the driver offers it; `.none` is always `rotate-0`.
+    func value(for rotation: Rotation) -> UInt64? {
+        switch rotation {
+        case .none: return masks["rotate-0"] ?? 1
+        case .half:
+            // Mirrored both ways is the same half turn; a driver may list only the mirrors (as
+            // MediaTek's did before it listed rotate-180 too).
+            if let half = masks["rotate-180"] { return half }
+            guard let none = masks["rotate-0"], let x = masks["reflect-x"], let y = masks["reflect-y"] else {
+                return nil
+            }
+            return none | x | y
+        case .quarter, .threeQuarters: return nil
+        }
     }
 }
 
