@@ -7,13 +7,14 @@ import CPixman
 /// in `compositePixels`. The same pixels, exactly, as pixman gives.
 extension TurnedCardCompositor {
     static func compositeRuns(
-        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32, outline: TurnedCardOutline,
-        rows: Range<Int32>, columns: Range<Int32>, runs: UnsafePointer<UInt8>, onto target: PixmanImage
+        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32,
+        rows: Range<Int32>, columns: Range<Int32>, runs maps: UniformBlockRuns.Maps, onto target: PixmanImage
     ) {
         guard let sourcePixels = pixman_image_get_data(source.handle),
             let targetPixels = pixman_image_get_data(target.handle)
         else { return }
-        var transform = transform
+        let runs = maps.lengths
+        let common = maps.commonColor
         let stepX = transform.matrix.0.0
         let stepY = transform.matrix.1.0
         let sourceRow = source.stride / 4
@@ -48,16 +49,15 @@ extension TurnedCardCompositor {
         let rasterAddress = UInt(bitPattern: sourcePixels)
         let mapAddress = UInt(bitPattern: runs)
         let mapBytes = UInt(bitPattern: mapSize)
+        guard let reach = Reach(transform, width: width, height: height) else { return }
         for y in rows {
-            guard let span = outline.span(ofRow: y, within: columns) else { continue }
-            // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
-            var point = pixman_vector(vector: ((span.x1 << 16) + 0x8000, (y << 16) + 0x8000, 0x10000))
-            guard pixman_transform_point_3d(&transform, &point) != 0 else { continue }
-            var fixedX = point.vector.0
-            var fixedY = point.vector.1
+            // Only the pixels whose samples reach the raster (give or take one at each end).
+            guard let span = reach.span(ofRow: y, within: columns) else { continue }
+            var fixedX = span.fixedX
+            var fixedY = span.fixedY
             let out = targetPixels + Int(y) * targetRow
-            var x = Int(span.x1)
-            let end = Int(span.x2)
+            var x = span.x
+            let end = span.end
             while x < end {
                 // The four texels around the sample point, which is half a texel up and left.
                 let sampleX = fixedX &- 0x8000
@@ -76,8 +76,9 @@ extension TurnedCardCompositor {
                     let index = Int(top) &* Int(width) &+ Int(left)
                     marquee_prefetch(mapAddress &+ UInt(bitPattern: index) &+ mapAhead)
                     marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
-                    var length = Int32(runs[index])
-                    if length != 0 {
+                    let own = runs[index]
+                    if own != 0 {
+                        var length = Int32(UniformBlockRuns.ownCount(own))
                         var slack: Int32 = 0
                         var wideLength: Int32 = 0
                         let middle = Int32(runs[mapSize &+ index])
@@ -117,7 +118,8 @@ extension TurnedCardCompositor {
                             count = max(pixels(length, slack), pixels(wideLength, wideSlack))
                         }
                         count = min(count, end &- x)
-                        let color = sourcePixels[offset]
+                        // The fill's runs need no texel read: the map says their color.
+                        let color = UniformBlockRuns.isCommon(own) ? common : sourcePixels[offset]
                         if color != runColor {
                             runColor = color
                             runFaded = opacity == 255 ? color : multiply(color, by: opacity)
