@@ -75,7 +75,6 @@ extension TurnedCardCompositor {
                     // others either, which hold the least over more rows.
                     let index = Int(top) &* Int(width) &+ Int(left)
                     marquee_prefetch(mapAddress &+ UInt(bitPattern: index) &+ mapAhead)
-                    marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
                     let own = runs[index]
                     if own != 0 {
                         var length = Int32(UniformBlockRuns.ownCount(own))
@@ -119,7 +118,13 @@ extension TurnedCardCompositor {
                         }
                         count = min(count, end &- x)
                         // The fill's runs need no texel read: the map says their color.
-                        let color = UniformBlockRuns.isCommon(own) ? common : sourcePixels[offset]
+                        let color: UInt32
+                        if UniformBlockRuns.isCommon(own) {
+                            color = common
+                        } else {
+                            marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
+                            color = sourcePixels[offset]
+                        }
                         if color != runColor {
                             runColor = color
                             runFaded = opacity == 255 ? color : multiply(color, by: opacity)
@@ -131,6 +136,7 @@ extension TurnedCardCompositor {
                         continue
                     }
                     let texels = sourcePixels + offset
+                    marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
                     // Not a uniform block (the map would hold a run), so not worth testing for
                     // one: the interpolation of equal texels gives them back anyway. Interpolated
                     // and blended in one pass, without keeping the last result: a turned card's
