@@ -233,7 +233,40 @@ final class TurnedCardCompositorTests: XCTestCase {
         withExtendedLifetime(runs) {}
     }
 
-    /// The test above would pass if neither path drew anything: a turned opaque card must cover
+    /// pixman's path (tinted turned cards) is clipped to the card's outline, which must leave
+    /// out only pixels the card does not touch: the same as over the whole bounding box.
+    func testOutlineLeavesOutOnlyUntouchedPixels() throws {
+        var random = SplitMix64(seed: 29)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        for round in 0..<60 {
+            let width = 8 + below(150)
+            let height = 4 + below(70)
+            let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height)
+            let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+            for y in 0..<height {
+                for x in 0..<width { pixels[y * raster.stride / 4 + x] = 0xFF00_0000 | UInt32(below(1 << 24)) }
+            }
+            let clipped = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 160, height: 120)
+            let whole = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 160, height: 120)
+            var item = DisplayList.Item(
+                content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
+                frame: Rect(
+                    x: Double(below(200)) - 50 + unit(), y: Double(below(150)) - 40 + unit(), width: Double(width),
+                    height: Double(height)))
+            item.rotation = (unit() - 0.5) * 7
+            if item.rotation == 0 { item.rotation = 0.01 }
+            item.scale = 0.3 + unit() * 1.5
+            try CardCompositor.draw(raster, item, onto: clipped, turnedCards: .pixman)
+            try CardCompositor.draw(raster, item, onto: whole, turnedCards: .pixmanWithoutOutline)
+            let a = clipped.pixels!.assumingMemoryBound(to: UInt32.self)
+            let b = whole.pixels!.assumingMemoryBound(to: UInt32.self)
+            let differing = (0..<(160 * 120)).filter { a[$0] != b[$0] }.count
+            XCTAssertEqual(differing, 0, "round \(round): rotation \(item.rotation), scale \(item.scale)")
+        }
+    }
+
+    /// The tests above would pass if neither path drew anything: a turned opaque card must cover
     /// the target's pixels at its center.
     func testATurnedCardIsDrawn() throws {
         let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: 40, height: 20)
