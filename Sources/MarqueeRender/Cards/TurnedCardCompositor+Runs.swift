@@ -40,7 +40,8 @@ extension TurnedCardCompositor {
 
         // Where the same frame column reads, `prefetchRows` rows further down: that row's walk
         // crosses the raster's rows a few texels along from this one's, in cache lines this row
-        // only starts to use. Those lines of the raster and of the maps are asked for now
+        // only starts to use. Those lines of the maps, and of the raster where this row reads
+        // it (not for a run of the fill, whose color the map holds), are asked for now
         // (`marquee_prefetch`), so the row that needs them does not wait for the L3 cache.
         let aheadX = Int((Int64(transform.matrix.0.1) &* Int64(Self.prefetchRows)) >> 16)
         let aheadY = Int((Int64(transform.matrix.1.1) &* Int64(Self.prefetchRows)) >> 16)

@@ -17,7 +17,7 @@ enum TurnedCardCompositor {
     /// `source` is premultiplied a8r8g8b8; `target` is x8r8g8b8 or a8r8g8b8 (its fourth byte is
     /// blended like pixman's, as it is stored). `transform` maps target pixel centres to source
     /// coordinates; `opacity` is the solid mask's 8-bit alpha (255: none); `runs` the raster's
-    /// `UniformBlockRuns` counts, when built.
+    /// `UniformBlockRuns` maps (the counts, and the color the own map's top bit marks), when built.
     static func composite(
         _ source: PixmanImage, transform: pixman_transform, opacity: UInt32,
         rows: Range<Int32>, columns: Range<Int32>, runs: UniformBlockRuns.Maps? = nil, onto target: PixmanImage
