@@ -165,25 +165,30 @@ final class UniformBlockRuns {
     private static func commonColor(
         of pixels: UnsafePointer<UInt32>, map: UnsafePointer<UInt8>, width: Int, height: Int, sourceRow: Int
     ) -> UInt32 {
-        var colors: [UInt32] = []
-        colors.reserveCapacity(64)
-        for row in 0..<8 {
-            for column in 0..<8 {
-                let x = (2 * column + 1) * width / 16
-                let y = (2 * row + 1) * height / 16
-                if map[y * width + x] != 0 { colors.append(pixels[y * sourceRow + x]) }
+        // On the stack: the map is built within a frame, which allocates nothing.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { colors in
+            var found = 0
+            for row in 0..<8 {
+                for column in 0..<8 {
+                    let x = (2 * column + 1) * width / 16
+                    let y = (2 * row + 1) * height / 16
+                    if map[y * width + x] != 0 {
+                        colors[found] = pixels[y * sourceRow + x]
+                        found += 1
+                    }
+                }
             }
-        }
-        var best: UInt32 = 0
-        var bestCount = 0
-        for color in colors {
-            let count = colors.reduce(0) { $0 + ($1 == color ? 1 : 0) }
-            if count > bestCount {
-                best = color
-                bestCount = count
+            var best: UInt32 = 0
+            var bestCount = 0
+            for color in colors[0..<found] {
+                let count = colors[0..<found].reduce(0) { $0 + ($1 == color ? 1 : 0) }
+                if count > bestCount {
+                    best = color
+                    bestCount = count
+                }
             }
+            return best
         }
-        return best
     }
 
     /// The least of four rows of counts, sixteen at a time.
