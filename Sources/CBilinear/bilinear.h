@@ -272,4 +272,34 @@ static inline void marquee_run_over(uint32_t *out, intptr_t count, uint32_t colo
  * the raster (a prefetch never faults). */
 static inline void marquee_prefetch(uintptr_t address) { __builtin_prefetch((const void *)address, 0, 3); }
 
+/* Marks, in a row of a raster's map of uniform blocks, the runs whose color is `common` (the
+ * raster's commonest color of uniform blocks, its fill): each count `counts[x]` (0...255, 0 where
+ * the block at x is not uniform) becomes min(count, 127), with its top bit set when the texel
+ * `texels[x]` is `common`. The compositor then takes a run's color from the map it reads anyway,
+ * without reading the raster's texel (a cache line of its own, most often not in the cache). */
+static inline void marquee_mark_common(uint8_t *counts, const uint32_t *texels, intptr_t count, uint32_t common) {
+    intptr_t x = 0;
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i commons = _mm_set1_epi32((int)common);
+    const __m128i top = _mm_set1_epi8((char)0x80);
+    const __m128i cap = _mm_set1_epi8(127);
+    const __m128i zero = _mm_setzero_si128();
+    for (; x + 16 <= count; x += 16) {
+        __m128i lengths = _mm_loadu_si128((const __m128i *)(counts + x));
+        __m128i equal01 = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(texels + x)), commons),
+                                          _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(texels + x + 4)), commons));
+        __m128i equal23 = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(texels + x + 8)), commons),
+                                          _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(texels + x + 12)), commons));
+        /* All ones in each byte whose texel is `common` and whose count is not 0. */
+        __m128i marked = _mm_andnot_si128(_mm_cmpeq_epi8(lengths, zero), _mm_packs_epi16(equal01, equal23));
+        __m128i capped = _mm_min_epu8(lengths, cap);
+        _mm_storeu_si128((__m128i *)(counts + x), _mm_or_si128(capped, _mm_and_si128(marked, top)));
+    }
+#endif
+    for (; x < count; x++) {
+        uint8_t length = counts[x] > 127 ? 127 : counts[x];
+        counts[x] = (uint8_t)(length | (length != 0 && texels[x] == common ? 0x80 : 0));
+    }
+}
+
 #endif

@@ -169,9 +169,42 @@ final class TurnedCardCompositorTests: XCTestCase {
         pixels[1 * row + 4] = 0xFF00_0000
         let runs = UniformBlockRuns(width: 6, height: 3)
         let map = try XCTUnwrap(runs.lengths(of: raster))
-        XCTAssertEqual((0..<6).map { map[$0] }, [3, 2, 1, 0, 0, 0])
-        XCTAssertEqual((0..<6).map { map[6 + $0] }, [3, 2, 1, 0, 0, 0])
+        XCTAssertEqual((0..<6).map { UniformBlockRuns.ownCount(map[$0]) }, [3, 2, 1, 0, 0, 0])
+        XCTAssertEqual((0..<6).map { UniformBlockRuns.ownCount(map[6 + $0]) }, [3, 2, 1, 0, 0, 0])
         XCTAssertEqual((0..<6).map { map[12 + $0] }, [0, 0, 0, 0, 0, 0])
+        withExtendedLifetime(runs) {}
+    }
+
+    /// The row's own map marks the runs of the raster's commonest color (its fill), and only
+    /// those, so that the compositor can take their color without reading the raster; its counts
+    /// stop at 127, the other maps' at 255.
+    func testOwnMapMarksTheFillsRuns() throws {
+        let width = 300
+        let height = 30
+        let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height)
+        let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+        let row = raster.stride / 4
+        let fill: UInt32 = 0xE070_3810
+        let other: UInt32 = 0x8010_2030
+        for y in 0..<height { for x in 0..<width { pixels[y * row + x] = x < 40 && y < 6 ? other : fill } }
+        let runs = UniformBlockRuns(width: width, height: height)
+        let map = try XCTUnwrap(runs.lengths(of: raster))
+        XCTAssertEqual(runs.commonColor, fill)
+        // Row 2: blocks 0...38 are the other color, 39 straddles both, 40... are the fill.
+        let own = (0..<width).map { map[2 * width + $0] }
+        XCTAssertEqual(own[0], 39, "not the fill: unmarked")
+        XCTAssertEqual(own[38], 1)
+        XCTAssertEqual(own[39], 0)
+        XCTAssertEqual(own[40], 0x80 | 127, "the fill's run of 259 blocks, marked and capped")
+        XCTAssertEqual(own[width - 3], 0x80 | 2)
+        XCTAssertEqual(own[width - 2], 0x80 | 1)
+        XCTAssertEqual(own[width - 1], 0, "the last column starts no block")
+        XCTAssertTrue(own[0...39].allSatisfy { !UniformBlockRuns.isCommon($0) })
+        XCTAssertTrue(own[40..<(width - 1)].allSatisfy { UniformBlockRuns.isCommon($0) })
+        // The other maps, from the counts before they were capped: the fill's run from column
+        // 40 on rows 10 ... 14 around row 12, and on rows 4 ... 20.
+        XCTAssertEqual(map[(height + 12) * width + 40], 255)
+        XCTAssertEqual(map[(2 * height + 12) * width + 40], 255)
         withExtendedLifetime(runs) {}
     }
 
@@ -200,7 +233,40 @@ final class TurnedCardCompositorTests: XCTestCase {
         withExtendedLifetime(runs) {}
     }
 
-    /// The test above would pass if neither path drew anything: a turned opaque card must cover
+    /// pixman's path (tinted turned cards) is clipped to the card's outline, which must leave
+    /// out only pixels the card does not touch: the same as over the whole bounding box.
+    func testOutlineLeavesOutOnlyUntouchedPixels() throws {
+        var random = SplitMix64(seed: 29)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        for round in 0..<60 {
+            let width = 8 + below(150)
+            let height = 4 + below(70)
+            let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height)
+            let pixels = raster.pixels!.assumingMemoryBound(to: UInt32.self)
+            for y in 0..<height {
+                for x in 0..<width { pixels[y * raster.stride / 4 + x] = 0xFF00_0000 | UInt32(below(1 << 24)) }
+            }
+            let clipped = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 160, height: 120)
+            let whole = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 160, height: 120)
+            var item = DisplayList.Item(
+                content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
+                frame: Rect(
+                    x: Double(below(200)) - 50 + unit(), y: Double(below(150)) - 40 + unit(), width: Double(width),
+                    height: Double(height)))
+            item.rotation = (unit() - 0.5) * 7
+            if item.rotation == 0 { item.rotation = 0.01 }
+            item.scale = 0.3 + unit() * 1.5
+            try CardCompositor.draw(raster, item, onto: clipped, turnedCards: .pixman)
+            try CardCompositor.draw(raster, item, onto: whole, turnedCards: .pixmanWithoutOutline)
+            let a = clipped.pixels!.assumingMemoryBound(to: UInt32.self)
+            let b = whole.pixels!.assumingMemoryBound(to: UInt32.self)
+            let differing = (0..<(160 * 120)).filter { a[$0] != b[$0] }.count
+            XCTAssertEqual(differing, 0, "round \(round): rotation \(item.rotation), scale \(item.scale)")
+        }
+    }
+
+    /// The tests above would pass if neither path drew anything: a turned opaque card must cover
     /// the target's pixels at its center.
     func testATurnedCardIsDrawn() throws {
         let raster = try PixmanImage(format: PIXMAN_a8r8g8b8, width: 40, height: 20)
@@ -215,5 +281,60 @@ final class TurnedCardCompositorTests: XCTestCase {
         let drawn = target.pixels!.assumingMemoryBound(to: UInt32.self)
         XCTAssertEqual(drawn[50 * 100 + 50], 0xFF11_2233)
         XCTAssertEqual(drawn[5 * 100 + 5], 0)
+    }
+}
+
+/// The compositor's span of a row (`TurnedCardCompositor.Reach`) against the walk itself: every
+/// pixel whose sample reaches the raster is in it, and at most one pixel more at either end.
+final class TurnedCardReachTests: XCTestCase {
+    func testSpansHoldEveryPixelThatReachesTheRaster() throws {
+        var random = SplitMix64(seed: 23)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        var spans = 0
+        for _ in 0..<400 {
+            let width = Int32(1 + below(300))
+            let height = Int32(1 + below(120))
+            let rotation = below(4) == 0 ? Double(below(4)) * .pi / 2 : (unit() - 0.5) * 7
+            let scale = 0.1 + unit() * 3
+            var transform = pixman_f_transform()
+            pixman_f_transform_init_identity(&transform)
+            pixman_f_transform_translate(&transform, nil, -(unit() * 300 - 50), -(unit() * 200 - 40))
+            pixman_f_transform_rotate(&transform, nil, cos(rotation), -sin(rotation))
+            pixman_f_transform_scale(&transform, nil, 1 / scale, 1 / scale)
+            pixman_f_transform_translate(&transform, nil, Double(width) / 2, Double(height) / 2)
+            var fixed = pixman_transform()
+            pixman_transform_from_pixman_f_transform(&fixed, &transform)
+            let reach = try XCTUnwrap(TurnedCardCompositor.Reach(fixed, width: width, height: height))
+            let columns: Range<Int32> = Int32(below(40)) - 20..<Int32(200 + below(200))
+            for y in Int32(-10)..<Int32(230) {
+                // The walk as pixman takes it, pixel by pixel from the row's first column.
+                var point = pixman_vector(vector: ((columns.lowerBound << 16) + 0x8000, (y << 16) + 0x8000, 0x10000))
+                XCTAssertNotEqual(pixman_transform_point_3d(&fixed, &point), 0)
+                var reaching: [Int] = []
+                for x in columns {
+                    let step = Int32(x - columns.lowerBound)
+                    let sampleX = (point.vector.0 &+ step &* fixed.matrix.0.0) &- 0x8000
+                    let sampleY = (point.vector.1 &+ step &* fixed.matrix.1.0) &- 0x8000
+                    let left = sampleX >> 16
+                    let top = sampleY >> 16
+                    if left >= -1, left < width, top >= -1, top < height { reaching.append(Int(x)) }
+                }
+                guard let span = reach.span(ofRow: y, within: columns) else {
+                    XCTAssertEqual(reaching, [], "row \(y): no span")
+                    continue
+                }
+                spans += 1
+                let first = reaching.first ?? span.x
+                let last = reaching.last ?? span.x
+                XCTAssertTrue(span.x <= first && first <= span.x + 1, "row \(y): starts at \(span.x), first \(first)")
+                XCTAssertTrue(span.end > last && span.end <= last + 2, "row \(y): ends at \(span.end), last \(last)")
+                XCTAssertTrue(reaching.count <= 1 || reaching.count == last - first + 1)
+                let step = Int32(span.x) - columns.lowerBound
+                XCTAssertEqual(span.fixedX, point.vector.0 &+ step &* fixed.matrix.0.0)
+                XCTAssertEqual(span.fixedY, point.vector.1 &+ step &* fixed.matrix.1.0)
+            }
+        }
+        XCTAssertGreaterThan(spans, 10_000)
     }
 }

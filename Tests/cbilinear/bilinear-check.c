@@ -114,6 +114,31 @@ int main(void) {
                 break;
             }
     }
+    /* The own map's marks (`marquee_mark_common`): rows of every length up to 40 (the vector
+     * steps and the plain tail), counts of 0, small and above 127, texels the common color or
+     * not, against the rule written out; the bytes after the row left alone. */
+    for (int round = 0; round < 200000; round++) {
+        uint8_t counts[48], want[48];
+        uint32_t texels[48], common = color();
+        intptr_t count = round % 41;
+        for (int index = 0; index < 48; index++) {
+            uint32_t kind = next() % 4;
+            counts[index] = (uint8_t)(kind == 0 ? 0 : kind == 1 ? 128 + next() % 128 : next() % 256);
+            texels[index] = next() % 3 == 0 ? color() : common;
+            uint8_t length = counts[index] > 127 ? 127 : counts[index];
+            want[index] = index >= count ? counts[index]
+                                         : (uint8_t)(length | (counts[index] != 0 && texels[index] == common ? 0x80 : 0));
+        }
+        marquee_mark_common(counts, texels, count, common);
+        checked++;
+        for (int index = 0; index < 48; index++)
+            if (counts[index] != want[index]) {
+                if (failures++ < 25)
+                    printf("marks of %08x, %ld long, byte %d: %02x, not %02x\n", common, (long)count, index,
+                           counts[index], want[index]);
+                break;
+            }
+    }
     printf("%ld checked, %ld wrong\n", checked, failures);
     return failures != 0;
 }

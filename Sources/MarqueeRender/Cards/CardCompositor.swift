@@ -53,9 +53,8 @@ enum CardCompositor {
             target.format == PIXMAN_x8r8g8b8 || target.format == PIXMAN_a8r8g8b8
         {
             TurnedCardCompositor.composite(
-                raster, transform: transform, opacity: UInt32(solidMaskAlpha(opacity) >> 8),
-                outline: TurnedCardOutline(item, rasterWidth: raster.width, rasterHeight: raster.height), rows: rows,
-                columns: columns, runs: runs?.lengths(of: raster), onto: target)
+                raster, transform: transform, opacity: UInt32(solidMaskAlpha(opacity) >> 8), rows: rows,
+                columns: columns, runs: runs?.maps(of: raster), onto: target)
             return
         }
         var fixed = transform

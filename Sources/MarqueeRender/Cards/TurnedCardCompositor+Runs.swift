@@ -7,13 +7,14 @@ import CPixman
 /// in `compositePixels`. The same pixels, exactly, as pixman gives.
 extension TurnedCardCompositor {
     static func compositeRuns(
-        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32, outline: TurnedCardOutline,
-        rows: Range<Int32>, columns: Range<Int32>, runs: UnsafePointer<UInt8>, onto target: PixmanImage
+        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32,
+        rows: Range<Int32>, columns: Range<Int32>, runs maps: UniformBlockRuns.Maps, onto target: PixmanImage
     ) {
         guard let sourcePixels = pixman_image_get_data(source.handle),
             let targetPixels = pixman_image_get_data(target.handle)
         else { return }
-        var transform = transform
+        let runs = maps.lengths
+        let common = maps.commonColor
         let stepX = transform.matrix.0.0
         let stepY = transform.matrix.1.0
         let sourceRow = source.stride / 4
@@ -39,7 +40,8 @@ extension TurnedCardCompositor {
 
         // Where the same frame column reads, `prefetchRows` rows further down: that row's walk
         // crosses the raster's rows a few texels along from this one's, in cache lines this row
-        // only starts to use. Those lines of the raster and of the maps are asked for now
+        // only starts to use. Those lines of the maps, and of the raster where this row reads
+        // it (not for a run of the fill, whose color the map holds), are asked for now
         // (`marquee_prefetch`), so the row that needs them does not wait for the L3 cache.
         let aheadX = Int((Int64(transform.matrix.0.1) &* Int64(Self.prefetchRows)) >> 16)
         let aheadY = Int((Int64(transform.matrix.1.1) &* Int64(Self.prefetchRows)) >> 16)
@@ -48,16 +50,15 @@ extension TurnedCardCompositor {
         let rasterAddress = UInt(bitPattern: sourcePixels)
         let mapAddress = UInt(bitPattern: runs)
         let mapBytes = UInt(bitPattern: mapSize)
+        guard let reach = Reach(transform, width: width, height: height) else { return }
         for y in rows {
-            guard let span = outline.span(ofRow: y, within: columns) else { continue }
-            // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
-            var point = pixman_vector(vector: ((span.x1 << 16) + 0x8000, (y << 16) + 0x8000, 0x10000))
-            guard pixman_transform_point_3d(&transform, &point) != 0 else { continue }
-            var fixedX = point.vector.0
-            var fixedY = point.vector.1
+            // Only the pixels whose samples reach the raster (give or take one at each end).
+            guard let span = reach.span(ofRow: y, within: columns) else { continue }
+            var fixedX = span.fixedX
+            var fixedY = span.fixedY
             let out = targetPixels + Int(y) * targetRow
-            var x = Int(span.x1)
-            let end = Int(span.x2)
+            var x = span.x
+            let end = span.end
             while x < end {
                 // The four texels around the sample point, which is half a texel up and left.
                 let sampleX = fixedX &- 0x8000
@@ -75,9 +76,9 @@ extension TurnedCardCompositor {
                     // others either, which hold the least over more rows.
                     let index = Int(top) &* Int(width) &+ Int(left)
                     marquee_prefetch(mapAddress &+ UInt(bitPattern: index) &+ mapAhead)
-                    marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
-                    var length = Int32(runs[index])
-                    if length != 0 {
+                    let own = runs[index]
+                    if own != 0 {
+                        var length = Int32(UniformBlockRuns.ownCount(own))
                         var slack: Int32 = 0
                         var wideLength: Int32 = 0
                         let middle = Int32(runs[mapSize &+ index])
@@ -117,7 +118,14 @@ extension TurnedCardCompositor {
                             count = max(pixels(length, slack), pixels(wideLength, wideSlack))
                         }
                         count = min(count, end &- x)
-                        let color = sourcePixels[offset]
+                        // The fill's runs need no texel read: the map says their color.
+                        let color: UInt32
+                        if UniformBlockRuns.isCommon(own) {
+                            color = common
+                        } else {
+                            marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
+                            color = sourcePixels[offset]
+                        }
                         if color != runColor {
                             runColor = color
                             runFaded = opacity == 255 ? color : multiply(color, by: opacity)
@@ -129,6 +137,7 @@ extension TurnedCardCompositor {
                         continue
                     }
                     let texels = sourcePixels + offset
+                    marquee_prefetch(rasterAddress &+ UInt(bitPattern: offset &* 4) &+ rasterAhead)
                     // Not a uniform block (the map would hold a run), so not worth testing for
                     // one: the interpolation of equal texels gives them back anyway. Interpolated
                     // and blended in one pass, without keeping the last result: a turned card's

@@ -17,33 +17,32 @@ enum TurnedCardCompositor {
     /// `source` is premultiplied a8r8g8b8; `target` is x8r8g8b8 or a8r8g8b8 (its fourth byte is
     /// blended like pixman's, as it is stored). `transform` maps target pixel centres to source
     /// coordinates; `opacity` is the solid mask's 8-bit alpha (255: none); `runs` the raster's
-    /// `UniformBlockRuns` counts, when built.
+    /// `UniformBlockRuns` maps (the counts, and the color the own map's top bit marks), when built.
     static func composite(
-        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32, outline: TurnedCardOutline,
-        rows: Range<Int32>, columns: Range<Int32>, runs: UnsafePointer<UInt8>? = nil, onto target: PixmanImage
+        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32,
+        rows: Range<Int32>, columns: Range<Int32>, runs: UniformBlockRuns.Maps? = nil, onto target: PixmanImage
     ) {
         // Runs are followed left to right through the raster, in 32-bit fixed point. The loop
         // without them is kept apart: sharing one, it spilled registers and took 57 instructions
         // a pixel where it takes 40.
         if let runs, transform.matrix.0.0 > 0, source.width < 0x7000, source.height < 0x7000 {
             compositeRuns(
-                source, transform: transform, opacity: opacity, outline: outline, rows: rows, columns: columns,
+                source, transform: transform, opacity: opacity, rows: rows, columns: columns,
                 runs: runs, onto: target)
         } else {
             compositePixels(
-                source, transform: transform, opacity: opacity, outline: outline, rows: rows, columns: columns,
+                source, transform: transform, opacity: opacity, rows: rows, columns: columns,
                 onto: target)
         }
     }
 
     private static func compositePixels(
-        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32, outline: TurnedCardOutline,
+        _ source: PixmanImage, transform: pixman_transform, opacity: UInt32,
         rows: Range<Int32>, columns: Range<Int32>, onto target: PixmanImage
     ) {
         guard let sourcePixels = pixman_image_get_data(source.handle),
             let targetPixels = pixman_image_get_data(target.handle)
         else { return }
-        var transform = transform
         let stepX = transform.matrix.0.0
         let stepY = transform.matrix.1.0
         let sourceRow = source.stride / 4
@@ -69,16 +68,15 @@ enum TurnedCardCompositor {
         var lastColor: UInt32 = 0
         var lastUnder: UInt32 = 0
         var lastBlend: UInt32 = 0
+        guard let reach = Reach(transform, width: width, height: height) else { return }
         for y in rows {
-            guard let span = outline.span(ofRow: y, within: columns) else { continue }
-            // pixman_transform_point_3d rounds as pixman's fetcher does for the span's first pixel.
-            var point = pixman_vector(vector: ((span.x1 << 16) + 0x8000, (y << 16) + 0x8000, 0x10000))
-            guard pixman_transform_point_3d(&transform, &point) != 0 else { continue }
-            var fixedX = point.vector.0
-            var fixedY = point.vector.1
+            // Only the pixels whose samples reach the raster (give or take one at each end).
+            guard let span = reach.span(ofRow: y, within: columns) else { continue }
+            var fixedX = span.fixedX
+            var fixedY = span.fixedY
             let out = targetPixels + Int(y) * targetRow
-            var x = Int(span.x1)
-            let end = Int(span.x2)
+            var x = span.x
+            let end = span.end
             while x < end {
                 // The four texels around the sample point, which is half a texel up and left.
                 let sampleX = fixedX &- 0x8000

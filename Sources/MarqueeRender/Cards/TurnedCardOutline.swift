@@ -2,8 +2,9 @@ import Glibc
 import MarqueeCore
 
 /// The outline of a scaled and turned card on the frame, as the span of columns each row of the
-/// frame may receive. A turned card covers a fraction of its bounding box; compositing only these
-/// spans keeps the bilinear work off the empty corners. A pixel is touched when its centre's
+/// frame may receive: the clip of pixman's path (tinted turned cards; Marquee's own compositor
+/// finds its spans from its walk, `TurnedCardCompositor.Reach`). A turned card covers a fraction
+/// of its bounding box; compositing only these spans keeps the bilinear work off the empty corners. A pixel is touched when its centre's
 /// sample falls within half a texel of the raster (its bilinear filter then reaches a texel): the
 /// outline is the card grown by half a texel, and by `margin` pixels more for the fixed-point walk
 /// the compositors take (whose error, a 16.16 step added up to some thousand times, stays below a

@@ -1,3 +1,5 @@
+import CBilinear
+
 /// For every texel of a card's raster, how many 2x2 blocks starting there and going right hold
 /// four equal texels (capped at 255): the blocks a bilinear sample can fall in and come out as
 /// that one color, exactly, with no interpolation. A card is mostly its fill, so the compositor
@@ -10,6 +12,11 @@
 /// Built on first use and kept with the raster (three bytes a texel, three quarters of the
 /// raster's own memory); a raster's pixels never change once made.
 final class UniformBlockRuns {
+    /// The count in a byte of the row's own map.
+    @inline(__always) static func ownCount(_ byte: UInt8) -> UInt8 { byte & 0x7F }
+    /// Whether a byte of the row's own map marks a run of `commonColor`.
+    @inline(__always) static func isCommon(_ byte: UInt8) -> Bool { byte >= 0x80 }
+
     /// Texels per row of each map: the raster's width.
     let width: Int
     let height: Int
@@ -22,6 +29,19 @@ final class UniformBlockRuns {
     /// the building of maps over frames).
     var firstFrameDrawn: Int?
     var isBuilt: Bool { lengths != nil }
+    /// The color whose runs the row's own map marks with its top bit (see `lengths(of:)`).
+    private(set) var commonColor: UInt32 = 0
+
+    /// What the compositor reads: the counts and the color the own map's top bit stands for.
+    struct Maps {
+        let lengths: UnsafePointer<UInt8>
+        let commonColor: UInt32
+    }
+
+    /// The maps for `raster`, built on the first call (`lengths(of:)`).
+    func maps(of raster: PixmanImage) -> Maps? {
+        lengths(of: raster).map { Maps(lengths: $0, commonColor: commonColor) }
+    }
 
     init(width: Int, height: Int) {
         self.width = width
@@ -37,7 +57,8 @@ final class UniformBlockRuns {
     /// The counts for `raster` (the raster this map was made for), built on the first call: the
     /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
     /// [(height + y) * width + x], and those of rows y - wideSlack ... y + wideSlack last, at
-    /// [(2 * height + y) * width + x].
+    /// [(2 * height + y) * width + x]. The row's own counts are capped at 127 and have their top
+    /// bit set where the block's color is `commonColor` (`ownCount` and `isCommon` read them).
     func lengths(of raster: PixmanImage) -> UnsafePointer<UInt8>? {
         if let lengths { return UnsafePointer(lengths) }
         guard raster.width == width, raster.height == height, width > 0, height > 0,
@@ -128,8 +149,46 @@ final class UniformBlockRuns {
             func window(_ offset: Int) -> UnsafePointer<UInt8> { UnsafePointer(map + (height + y + offset) * width) }
             leastOf(window(-6), window(-1), window(4), window(6), into: out, count: width)
         }
+        // The own map last (the others were built from its whole counts): capped at 127, with
+        // the top bit on the runs of the commonest color, whose texel the compositor then need
+        // not read.
+        commonColor = Self.commonColor(of: pixels, map: map, width: width, height: height, sourceRow: sourceRow)
+        for y in 0..<height {
+            marquee_mark_common(map + y * width, pixels + y * sourceRow, width, commonColor)
+        }
         lengths = map
         return UnsafePointer(map)
+    }
+
+    /// The color most texels that start a uniform block have, of 64 spread over the raster (a
+    /// card's fill, as a rule); 0 when none does.
+    private static func commonColor(
+        of pixels: UnsafePointer<UInt32>, map: UnsafePointer<UInt8>, width: Int, height: Int, sourceRow: Int
+    ) -> UInt32 {
+        // On the stack: the map is built within a frame, which allocates nothing.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { colors in
+            var found = 0
+            for row in 0..<8 {
+                for column in 0..<8 {
+                    let x = (2 * column + 1) * width / 16
+                    let y = (2 * row + 1) * height / 16
+                    if map[y * width + x] != 0 {
+                        colors[found] = pixels[y * sourceRow + x]
+                        found += 1
+                    }
+                }
+            }
+            var best: UInt32 = 0
+            var bestCount = 0
+            for color in colors[0..<found] {
+                let count = colors[0..<found].reduce(0) { $0 + ($1 == color ? 1 : 0) }
+                if count > bestCount {
+                    best = color
+                    bestCount = count
+                }
+            }
+            return best
+        }
     }
 
     /// The least of four rows of counts, sixteen at a time.
