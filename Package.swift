@@ -53,15 +53,13 @@ let package = Package(
         .systemLibrary(name: "CPack565", path: "Sources/CPack565"),
         // A turned card's sample interpolated and blended (SSE2, NEON; two inline functions).
         .systemLibrary(name: "CBilinear", path: "Sources/CBilinear"),
-        // Glyph masks through a solid colour OVER the frame (SSE2, AVX2, NEON; inline functions).
-        .systemLibrary(name: "CGlyphOver", path: "Sources/CGlyphOver"),
 
         .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
         .target(
             name: "MarqueeRender",
             dependencies: [
                 "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
-                "CUnibreak", "CBilinear", "CGlyphOver",
+                "CUnibreak", "CBilinear",
             ]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream", "CPack565"]),

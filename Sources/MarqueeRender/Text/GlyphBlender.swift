@@ -1,4 +1,3 @@
-import CGlyphOver
 import CPixman
 
 /// Glyph masks through one solid colour OVER a 32-bit frame, with pixman's arithmetic (the
@@ -60,17 +59,6 @@ enum GlyphBlender {
         (multiply(pixel & 0x00FF_00FF, inverse) | multiply((pixel >> 8) & 0x00FF_00FF, inverse) << 8) &+ source
     }
 
-    /// How `draw` blends: pixman's arithmetic in vector registers (`CGlyphOver`: every pixel,
-    /// whatever is under it, eight a step with AVX2), or, in a build without vector code, from the
-    /// table over the fill.
-    enum Arithmetic {
-        case avx2, vector, table
-    }
-
-    /// This processor's (AVX2 is asked once: CPUID traps to the hypervisor in a virtual machine).
-    static let processorArithmetic: Arithmetic =
-        marquee_glyph_over_avx2_usable() != 0 ? .avx2 : marquee_glyph_over_vector() != 0 ? .vector : .table
-
     /// Whether `draw` can write into `target`: 32-bit pixels in memory it can reach.
     static func canDraw(onto target: PixmanImage) -> Bool {
         let format = target.format
@@ -78,16 +66,12 @@ enum GlyphBlender {
     }
 
     /// The a8 `mask` at (`x`, `y`) of `target` (which `canDraw`), within the target and its clip
-    /// rows, through `table`'s colour; `arithmetic` is for tests, which run every kind this
-    /// processor has.
-    static func draw(
-        _ mask: PixmanImage, x: Int, y: Int, onto target: PixmanImage, table: OverTable,
-        arithmetic: Arithmetic = processorArithmetic
-    ) {
+    /// rows, through `table`'s colour.
+    static func draw(_ mask: PixmanImage, x: Int, y: Int, onto target: PixmanImage, table: OverTable) {
         guard let maskPixels = mask.pixels, let frame = Frame(target) else { return }
         draw(
             coverage: UnsafePointer(maskPixels.assumingMemoryBound(to: UInt8.self)), width: mask.width,
-            height: mask.height, stride: mask.stride, x: x, y: y, onto: frame, table: table, arithmetic: arithmetic)
+            height: mask.height, stride: mask.stride, x: x, y: y, onto: frame, table: table)
     }
 
     /// A target's pixels, size and clip rows as plain values: read once for a line of glyphs
@@ -115,7 +99,7 @@ enum GlyphBlender {
     @inline(__always)
     static func draw(
         coverage maskPixels: UnsafePointer<UInt8>, width maskWidth: Int, height maskHeight: Int, stride maskStride: Int,
-        x: Int, y: Int, onto frame: Frame, table: OverTable, arithmetic: Arithmetic = processorArithmetic
+        x: Int, y: Int, onto frame: Frame, table: OverTable
     ) {
         let top = max(y, frame.top)
         let bottom = min(y + maskHeight, frame.bottom)
@@ -123,12 +107,6 @@ enum GlyphBlender {
         let right = min(x + maskWidth, frame.width)
         guard bottom > top, right > left else { return }
         let width = right - left
-        if arithmetic != .table {
-            marquee_glyph_over(
-                maskPixels + (top - y) * maskStride + (left - x), maskStride, frame.pixels + top * frame.stride + left,
-                frame.stride, width, bottom - top, table.color, arithmetic == .avx2 ? 1 : 0)
-            return
-        }
         let source = table.source
         let inverse = table.inverse
         let overFill = table.overFill
