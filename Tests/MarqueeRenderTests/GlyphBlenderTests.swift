@@ -9,7 +9,8 @@ import XCTest
 /// full and partial coverage, widths around the 4-pixel step), random colours (opaque and not),
 /// glyphs partly off the target or outside its clip rows, over a target that is mostly the fill
 /// the table was made for and partly anything else (the fourth byte included), glyphs drawn
-/// over each other in turn.
+/// over each other in turn. And whole lines drawn glyph by glyph through the table (each glyph's
+/// mask read as plain values, `GlyphMask`) give what pixman gives for the same line.
 final class GlyphBlenderTests: XCTestCase {
     func testGlyphsOverAFillMatchPixmanPixelForPixel() throws {
         var random = SplitMix64(seed: 23)
@@ -57,6 +58,57 @@ final class GlyphBlenderTests: XCTestCase {
                     XCTFail(
                         "round \(round), pixel \(index): pixman \(String(a[index], radix: 16)), "
                             + "GlyphBlender \(String(b[index], radix: 16))")
+                }
+                differing += 1
+            }
+        }
+        XCTAssertEqual(differing, 0)
+    }
+
+    /// `TextPainter.draw` with a table places every glyph where pixman's path places it (bearings,
+    /// rounded pen positions and baseline), within a band's clip rows and off the image's edges,
+    /// and reports the same rows.
+    func testLinesThroughTheTableMatchPixmanPixelForPixel() throws {
+        let face = try FontFace(
+            library: try FreeTypeLibrary(), path: try FontLocator().path(for: "DejaVu Sans"), pixelSize: 19)
+        let lines = TextLayout.lines(
+            "Calling at Ålesund, Brightwater — fjord quay, 7 min (ÉÇÑ gjy)", face: face, maximumWidth: 10_000,
+            maximumLines: 1)
+        let line = try XCTUnwrap(lines.first)
+        var random = SplitMix64(seed: 19)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        let (width, height) = (260, 40)
+        var differing = 0
+        for round in 0..<60 {
+            let color = pixman_color_t(
+                red: UInt16(below(0x8000)), green: UInt16(below(0x8000)), blue: UInt16(below(0x8000)),
+                alpha: round % 2 == 0 ? 0xFFFF : 0x8000)
+            let solid = try PixmanImage(solid: color)
+            let fill = 0xFF00_0000 | UInt32(below(1 << 24))
+            let table = try XCTUnwrap(GlyphBlender.OverTable(color: SolidFill.pixel(color), fill: fill))
+            let expected = try PixmanImage(format: PIXMAN_x8r8g8b8, width: width, height: height)
+            let got = try PixmanImage(format: PIXMAN_x8r8g8b8, width: width, height: height)
+            let clip = round % 3 == 0 ? below(20)..<(20 + below(20)) : nil
+            expected.clip(toRows: clip)
+            got.clip(toRows: clip)
+            let a = expected.pixels!.assumingMemoryBound(to: UInt32.self)
+            let b = got.pixels!.assumingMemoryBound(to: UInt32.self)
+            for index in 0..<(expected.stride / 4 * height) {
+                let pixel = below(40) == 0 ? UInt32(truncatingIfNeeded: random.next()) : fill
+                a[index] = pixel
+                b[index] = pixel
+            }
+            let x = Double(below(80 * 8)) / 8 - 40
+            let baseline = Double(below(50 * 8)) / 8 - 2
+            let pixmanRows = TextPainter.draw(line, face: face, color: solid, onto: expected, x: x, baseline: baseline)
+            let tableRows = TextPainter.draw(
+                line, face: face, color: solid, onto: got, x: x, baseline: baseline, table: table)
+            XCTAssertEqual(tableRows, pixmanRows, "round \(round): rows")
+            for index in 0..<(expected.stride / 4 * height) where a[index] != b[index] {
+                if differing < 5 {
+                    XCTFail(
+                        "round \(round), pixel \(index): pixman \(String(a[index], radix: 16)), "
+                            + "table \(String(b[index], radix: 16))")
                 }
                 differing += 1
             }

@@ -193,6 +193,14 @@ public final class FontFace {
         return glyph
     }
 
+    /// The glyph's mask, rasterized on first use, as plain values (no reference counted once the
+    /// glyph is in the table).
+    @inline(__always)
+    func mask(_ index: UInt32) -> GlyphMask {
+        if let mask = glyphs.mask(index) { return mask }
+        return GlyphMask(glyph(index))
+    }
+
     private func rasterize(_ index: UInt32) -> Glyph {
         rasterizedGlyphCount += 1
         // Only colour fonts load with FT_LOAD_COLOR: CBDT strikes come as BGRA bitmaps, and COLR

@@ -68,15 +68,43 @@ enum GlyphBlender {
     /// The a8 `mask` at (`x`, `y`) of `target` (which `canDraw`), within the target and its clip
     /// rows, through `table`'s colour.
     static func draw(_ mask: PixmanImage, x: Int, y: Int, onto target: PixmanImage, table: OverTable) {
-        guard let maskPixels = mask.pixels, let data = pixman_image_get_data(target.handle) else { return }
-        var top = max(y, 0)
-        var bottom = min(y + mask.height, target.height)
-        if let rows = target.clipRows {
-            top = max(top, rows.lowerBound)
-            bottom = min(bottom, rows.upperBound)
+        guard let maskPixels = mask.pixels, let frame = Frame(target) else { return }
+        draw(
+            coverage: UnsafePointer(maskPixels.assumingMemoryBound(to: UInt8.self)), width: mask.width,
+            height: mask.height, stride: mask.stride, x: x, y: y, onto: frame, table: table)
+    }
+
+    /// A target's pixels, size and clip rows as plain values: read once for a line of glyphs
+    /// rather than once a glyph.
+    struct Frame {
+        let pixels: UnsafeMutablePointer<UInt32>
+        let width: Int
+        /// Pixels per row.
+        let stride: Int
+        /// The rows that may be drawn (the image's, within its clip rows).
+        let top: Int
+        let bottom: Int
+
+        init?(_ target: PixmanImage) {
+            guard let data = pixman_image_get_data(target.handle) else { return nil }
+            pixels = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+            width = target.width
+            stride = target.stride / 4
+            top = max(0, target.clipRows?.lowerBound ?? 0)
+            bottom = min(target.height, target.clipRows?.upperBound ?? target.height)
         }
+    }
+
+    /// A coverage mask (`width` x `height` bytes, rows `stride` apart) at (`x`, `y`) of `frame`.
+    @inline(__always)
+    static func draw(
+        coverage maskPixels: UnsafePointer<UInt8>, width maskWidth: Int, height maskHeight: Int, stride maskStride: Int,
+        x: Int, y: Int, onto frame: Frame, table: OverTable
+    ) {
+        let top = max(y, frame.top)
+        let bottom = min(y + maskHeight, frame.bottom)
         let left = max(x, 0)
-        let right = min(x + mask.width, target.width)
+        let right = min(x + maskWidth, frame.width)
         guard bottom > top, right > left else { return }
         let width = right - left
         let source = table.source
@@ -84,11 +112,9 @@ enum GlyphBlender {
         let overFill = table.overFill
         let fill = table.fill
         let fills = UInt64(fill) | UInt64(fill) << 32
-        let frameStride = target.stride / 4
-        var out = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self) + top * frameStride + left
-        var coverage =
-            UnsafeRawPointer(maskPixels).assumingMemoryBound(to: UInt8.self) + (top - y) * mask.stride
-            + (left - x)
+        let frameStride = frame.stride
+        var out = frame.pixels + top * frameStride + left
+        var coverage = maskPixels + (top - y) * maskStride + (left - x)
         for _ in top..<bottom {
             /// Four coverage bytes at `index`: over four fill pixels from the table, else one by one.
             @inline(__always) func four(_ four: UInt32, at index: Int) {
@@ -130,7 +156,7 @@ enum GlyphBlender {
                 index &+= 1
             }
             out += frameStride
-            coverage += mask.stride
+            coverage += maskStride
         }
     }
 

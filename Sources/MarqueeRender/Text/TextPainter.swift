@@ -110,12 +110,20 @@ enum TextPainter {
     ) -> Range<Int> {
         var top = Int.max
         var bottom = Int.min
-        if let table {
-            forEachGlyph(line, face: face, x: originX, baseline: baseline) { _, image, x, y in
+        if let table, let frame = GlyphBlender.Frame(target) {
+            // `forEachGlyph`'s placement, with each glyph's mask read as plain values
+            // (`GlyphMask`): no glyph or image is retained and released for it.
+            let baselineY = Int(baseline.rounded())
+            for placed in line.glyphs {
+                let mask = face.face(numbered: placed.font).mask(placed.index)
+                guard let coverage = mask.coverage else { continue }
+                let x = Int((originX + placed.x).rounded()) + mask.bearingX
+                let y = baselineY - Int(placed.y.rounded()) - mask.bearingY
                 top = min(top, y)
-                bottom = max(bottom, y + image.height)
-                guard target.reaches(y: Int32(y), height: Int32(image.height)) else { return }
-                GlyphBlender.draw(image, x: x, y: y, onto: target, table: table)
+                bottom = max(bottom, y + mask.height)
+                GlyphBlender.draw(
+                    coverage: coverage, width: mask.width, height: mask.height, stride: mask.stride, x: x, y: y,
+                    onto: frame, table: table)
             }
             return top < bottom ? top..<bottom : 0..<0
         }
