@@ -108,7 +108,7 @@ struct AtomicModesetter: DRMModesetter {
     /// a property an atomic modeset needs (the caller then falls back to legacy modesetting).
     /// `rotation`: the turn the frames need; the plane takes it where it can (a half turn, where
     /// the driver offers `rotate-180`) unless `turnsInPlane` is false.
-    init(device: DRMDevice, output: DRMOutput, rotation: Rotation = .none, turnsInPlane: Bool = true)
+    init(device: DRMDevice, output: DRMOutput, rotation: Rotation, turnsInPlane: Bool = true)
         throws(DisplayError)
     {
         guard device.enableClientCapability(DRM_CLIENT_CAP_ATOMIC) else {
