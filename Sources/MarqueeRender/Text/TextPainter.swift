@@ -117,8 +117,8 @@ enum TextPainter {
             for placed in line.glyphs {
                 let mask = face.face(numbered: placed.font).mask(placed.index)
                 guard let coverage = mask.coverage else { continue }
-                let x = Int((originX + placed.x).rounded()) + mask.bearingX
-                let y = baselineY - Int(placed.y.rounded()) - mask.bearingY
+                let (x, y) = corner(
+                    of: placed, x: originX, baselineY: baselineY, bearingX: mask.bearingX, bearingY: mask.bearingY)
                 top = min(top, y)
                 bottom = max(bottom, y + mask.height)
                 GlyphBlender.draw(
@@ -175,9 +175,19 @@ enum TextPainter {
             // A glyph borrowed from a fallback font is rasterized by that font's face.
             let glyph = face.face(numbered: placed.font).glyph(placed.index)
             guard let image = glyph.image else { continue }
-            body(
-                glyph, image, Int((originX + placed.x).rounded()) + glyph.bearingX,
-                baselineY - Int(placed.y.rounded()) - glyph.bearingY)
+            let (x, y) = corner(
+                of: placed, x: originX, baselineY: baselineY, bearingX: glyph.bearingX, bearingY: glyph.bearingY)
+            body(glyph, image, x, y)
         }
+    }
+
+    /// The top-left pixel of a placed glyph's image: its pen position on the line rounded to whole
+    /// pixels, moved by the glyph's bearings. One formula for both drawing paths, so text through
+    /// a fill's table lands where pixman's path puts it.
+    @inline(__always)
+    private static func corner(
+        of placed: PlacedGlyph, x originX: Double, baselineY: Int, bearingX: Int, bearingY: Int
+    ) -> (x: Int, y: Int) {
+        (Int((originX + placed.x).rounded()) + bearingX, baselineY - Int(placed.y.rounded()) - bearingY)
     }
 }
