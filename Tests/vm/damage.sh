@@ -18,12 +18,13 @@ cat >/tmp/damage-deck.json <<'DECK'
   {"id": "c8", "title": "Card 8", "body": "Ninth"}, {"id": "c9", "title": "Card 9", "body": "Tenth"}]}]}
 DECK
 
-damage_test() { # NAME ROTATE (atomic|legacy)
-    name=$1; rotate=$2; mode=$3
+damage_test() { # NAME ROTATE (atomic|legacy) [refused]
+    name=$1; rotate=$2; mode=$3; refused=$4
     if [ "$mode" = legacy ]; then export MARQUEE_DRM_NO_ATOMIC=1; clips=0; else unset MARQUEE_DRM_NO_ATOMIC; clips=1; fi
     multi=$clips
     if [ ! -e $LOG_DAMAGE ]; then fail $name "vkms has no log_damage parameter (Tests/vm/vkms-damage.patch not built in)"; return; fi
     echo 1 >$LOG_DAMAGE
+    [ -n "$refused" ] && echo 1 >$REFUSE_ROTATION
     dmesg -c >/dev/null
     printf '%s\n' 'wait 0.3' 'scroll-to 2 duration=0.5' 'wait idle' \
         'update 3 {"id":"c3","title":"Changed","body":"Updated"}' 'wait idle' \
@@ -34,15 +35,20 @@ damage_test() { # NAME ROTATE (atomic|legacy)
     rc=$?
     sleep 0.5
     echo 0 >$LOG_DAMAGE
+    [ -n "$refused" ] && echo 0 >$REFUSE_ROTATION
     dmesg | grep -E 'vkms-damage(-clip)?:' >$OUT/$name.kernel
     unset MARQUEE_DRM_NO_ATOMIC
     show $OUT/$name.log
     case $rotate in 90 | 270) size='-v width=480 -v height=640' ;; *) size='-v width=640 -v height=480' ;; esac
     # A half turn made by the plane (atomic; vkms-rotation.patch) leaves the framebuffer unturned,
     # and clips are in the framebuffer's coordinates: they must be the frame's rows as they are.
+    # Where the plane refuses the turn (vkms's refuse_rotation), the copy turns the frames, and
+    # the clips are the turned rows.
     turned=$rotate
-    [ "$mode" = atomic ] && [ $rotate = 180 ] && turned=0
+    [ "$mode" = atomic ] && [ $rotate = 180 ] && [ -z "$refused" ] && turned=0
     if [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+    elif [ -n "$refused" ] && ! grep -q 'rotating by 180° while copying' $OUT/$name.log; then
+        fail $name "the log does not say the frames were turned while copying"
     elif ! grep -q '"event":"scroll-finished"' $OUT/$name.out; then fail $name "the scroll did not finish"
     elif ! grep -q '"event":"batch-finished"' $OUT/$name.out; then fail $name "the batch did not finish"
     elif summary=$(awk $size -v rotate=$turned -v clips=$clips -v multi=$multi -f /tests/check-damage.awk $OUT/$name.kernel $OUT/$name.jsonl); then
@@ -52,4 +58,5 @@ damage_test() { # NAME ROTATE (atomic|legacy)
 damage_test drm-atomic-damage-clips 0 atomic
 damage_test drm-atomic-damage-clips-rotate90 90 atomic
 damage_test drm-atomic-damage-clips-rotate180-plane 180 atomic
+damage_test drm-atomic-damage-clips-rotate180-refused 180 atomic refused
 damage_test drm-legacy-damage-skips 0 legacy
