@@ -4,8 +4,9 @@ import CPixman
 /// writes it (the same pixel, within the image's clip rows), through the C library's `wmemset`
 /// row by row: pixman's SSE2 fill stores 16 bytes an instruction, the C library's picks the CPU's
 /// widest stores (32 bytes with AVX2). Rows of at most 16 pixels are stored in place
-/// (`marquee_fill_box32`), a call a row costing more than the pixels. The background and the cards' interiors are most of a
-/// frame's pixels: about a million of pixman's instructions a 1080p frame (callgrind).
+/// (`marquee_fill_box32`), a call a row costing more than the pixels. The background and the
+/// cards' interiors are most of a frame's pixels: about a million of pixman's instructions a
+/// 1080p frame (callgrind).
 enum SolidFill {
     /// The pixel pixman writes for `color` into an a8r8g8b8 or x8r8g8b8 image (its
     /// `color_to_uint32`: each channel's high byte).
