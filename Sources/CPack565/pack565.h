@@ -8,7 +8,8 @@
  * thirteen. NEON narrows and inserts (SHRN, SRI); other processors take the plain formula in
  * clang's vector extensions. Built on it: whole rows (`marquee_pack565_row`) and the quarter
  * turn's line step (`marquee_turn565_line`), each with an AVX2 variant chosen at run time on
- * x86-64. Header-only and `static inline`: the compiler puts it into the Swift caller. */
+ * x86-64 (with a formula of its own, two multiply-adds: `marquee_pack565_eight_avx2`).
+ * Header-only and `static inline`: the compiler puts it into the Swift caller. */
 #include <stdint.h>
 
 #if defined(__SSE2__) && !defined(MARQUEE_PACK565_PLAIN)
@@ -102,10 +103,11 @@ static inline int marquee_pack565_avx2_usable(void) {
  * green's top six at 8-13 of the low 16-bit half, and red x 1 stays at 3-7 of the high half;
  * PMADDWD adds low + high x 2048, red's bits landing at 14-18; one shift down by three. For BGR565
  * the weights are blue x 64, green x 2 and red x 1, then low x 32 + high: blue at 14-18, green at
- * 8-13, red at 3-7. No sum overflows (the largest byte pair is 16,376). Besides the two shifts
- * it saves, the formula has one shift a register where the old had two: shifts and shuffles share
- * two of the four vector ports on the processors measured, and there the old step was bound by
- * them (docs/performance.md). `marquee_pack565_avx2_weights` gives the two weight registers. */
+ * 8-13, red at 3-7. No sum overflows (the largest byte pair is 16,376). The shift pair was what
+ * bound the SSE2 formula eight lanes wide: shifts and shuffles share two of the four vector ports
+ * on the processors measured (docs/architecture.md, "The AVX2 steps"). PMADDUBSW is SSSE3, past
+ * the x86-64 baseline, so the SSE2 step keeps its formula. `marquee_pack565_avx2_weights` gives
+ * the two weight registers. */
 __attribute__((target("avx2"))) static inline __m256i marquee_pack565_eight_avx2(
     __m256i pixels, __m256i byteWeights, __m256i pairWeights) {
     __m256i pairs = _mm256_maddubs_epi16(_mm256_and_si256(pixels, _mm256_set1_epi32(0x00F8FCF8)), byteWeights);
