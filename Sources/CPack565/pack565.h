@@ -8,7 +8,8 @@
  * thirteen. NEON narrows and inserts (SHRN, SRI); other processors take the plain formula in
  * clang's vector extensions. Built on it: whole rows (`marquee_pack565_row`) and the quarter
  * turn's line step (`marquee_turn565_line`), each with an AVX2 variant chosen at run time on
- * x86-64. Header-only and `static inline`: the compiler puts it into the Swift caller. */
+ * x86-64 (with a formula of its own, two multiply-adds: `marquee_pack565_eight_avx2`).
+ * Header-only and `static inline`: the compiler puts it into the Swift caller. */
 #include <stdint.h>
 
 #if defined(__SSE2__) && !defined(MARQUEE_PACK565_PLAIN)
@@ -95,26 +96,49 @@ static inline int marquee_pack565_avx2_usable(void) {
     return (b & bit_AVX2) != 0;
 }
 
-/* Sixteen pixels a step in AVX2's 256-bit registers: the SSE2 step's instructions, each on eight
- * pixels, and one lane fix after the pack (VPACKSSDW packs within 128-bit halves), so half the
- * instructions per pixel. Compiled for AVX2 whatever the build's baseline; called only when
+/* Eight pixels in AVX2's 256-bit registers, each 32-bit lane's 5-6-5 word left in its low 16 bits
+ * (the upper ones zero). Four instructions, where the SSE2 step's formula takes six: the pixel
+ * masked to each channel's top bits (0x00F8FCF8), then PMADDUBSW multiplies each byte by a small
+ * weight and adds neighbouring pairs, so blue + green x 64 puts blue's top five bits at 3-7 and
+ * green's top six at 8-13 of the low 16-bit half, and red x 1 stays at 3-7 of the high half;
+ * PMADDWD adds low + high x 2048, red's bits landing at 14-18; one shift down by three. For BGR565
+ * the weights are blue x 64, green x 2 and red x 1, then low x 32 + high: blue at 14-18, green at
+ * 8-13, red at 3-7. No sum overflows (the largest byte pair is 16,376). The shift pair was what
+ * bound the SSE2 formula eight lanes wide: shifts and shuffles share two of the four vector ports
+ * on the processors measured (docs/architecture.md, "The AVX2 steps"). PMADDUBSW is SSSE3, past
+ * the x86-64 baseline, so the SSE2 step keeps its formula. `marquee_pack565_avx2_weights` gives
+ * the two weight registers. */
+__attribute__((target("avx2"))) static inline __m256i marquee_pack565_eight_avx2(
+    __m256i pixels, __m256i byteWeights, __m256i pairWeights) {
+    __m256i pairs = _mm256_maddubs_epi16(_mm256_and_si256(pixels, _mm256_set1_epi32(0x00F8FCF8)), byteWeights);
+    return _mm256_srli_epi32(_mm256_madd_epi16(pairs, pairWeights), 3);
+}
+
+/* The byte weights (blue, green, red, unused) and pair weights (low half, high half) above. */
+__attribute__((target("avx2"))) static inline void marquee_pack565_avx2_weights(
+    int bgr, __m256i *byteWeights, __m256i *pairWeights) {
+    *byteWeights = _mm256_set1_epi32(bgr ? 0x00010240 : 0x00014001);
+    *pairWeights = _mm256_set1_epi32(bgr ? 0x00010020 : 0x08000001);
+}
+
+/* Sixteen pixels a step: two registers of eight converted, packed to 16 bits (unsigned saturating,
+ * which the words never reach) and one lane fix after the pack (VPACKUSDW packs within 128-bit
+ * halves). Compiled for AVX2 whatever the build's baseline; called only when
  * `marquee_pack565_avx2_usable()` said yes. Returns how many pixels it converted (a multiple of
  * 16). */
 __attribute__((target("avx2"))) static inline long marquee_pack565_row_avx2(
     const uint32_t *source, uint16_t *destination, long count, int bgr) {
-    __m256i weights = _mm256_set1_epi32(bgr ? 0x00042000 : 0x20000004);
-    __m256i redBlueMask = _mm256_set1_epi32(0x00F800F8), greenMask = _mm256_set1_epi32(0x0000FC00);
+    __m256i byteWeights, pairWeights;
+    marquee_pack565_avx2_weights(bgr, &byteWeights, &pairWeights);
     long x = 0;
     for (; x + 16 <= count; x += 16) {
         __m256i words[2];
         MARQUEE_UNROLL for (int half = 0; half < 2; half++) {
             __m256i pixels = _mm256_loadu_si256((const __m256i *)(source + x + 8 * half));
-            __m256i redBlue = _mm256_madd_epi16(_mm256_and_si256(pixels, redBlueMask), weights);
-            __m256i word = _mm256_or_si256(redBlue, _mm256_and_si256(pixels, greenMask));
-            words[half] = _mm256_srai_epi32(_mm256_slli_epi32(word, 11), 16);
+            words[half] = marquee_pack565_eight_avx2(pixels, byteWeights, pairWeights);
         }
         /* Packed per 128-bit half: pixels 0-3, 8-11, 4-7, 12-15; the middle quarters swapped. */
-        __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(words[0], words[1]), 0xD8);
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(words[0], words[1]), 0xD8);
         _mm256_storeu_si256((__m256i *)(destination + x), packed);
     }
     return x;
@@ -210,8 +234,8 @@ static inline void marquee_turn565_line(
  * panel row of frame column k is `row0 + k * rowBytes` (rowBytes negative counter-clockwise). */
 __attribute__((target("avx2"))) static inline void marquee_turn565_line8_avx2(
     const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming) {
-    __m256i weights = _mm256_set1_epi32(bgr ? 0x00042000 : 0x20000004);
-    __m256i redBlueMask = _mm256_set1_epi32(0x00F800F8), greenMask = _mm256_set1_epi32(0x0000FC00);
+    __m256i byteWeights, pairWeights;
+    marquee_pack565_avx2_weights(bgr, &byteWeights, &pairWeights);
     __m256i pairs[4][4]; /* [columns 2k and 2k + 1][16-byte piece of their lines] */
     MARQUEE_UNROLL for (int octet = 0; octet < 4; octet++) {
         const uint32_t *top = from + 8 * octet * stride;
@@ -235,13 +259,10 @@ __attribute__((target("avx2"))) static inline void marquee_turn565_line8_avx2(
             column[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
         }
         int piece = clockwise ? 3 - octet : octet;
-        MARQUEE_UNROLL for (int k = 0; k < 8; k++) {
-            __m256i redBlue = _mm256_madd_epi16(_mm256_and_si256(column[k], redBlueMask), weights);
-            __m256i word = _mm256_or_si256(redBlue, _mm256_and_si256(column[k], greenMask));
-            column[k] = _mm256_srai_epi32(_mm256_slli_epi32(word, 11), 16);
-        }
+        MARQUEE_UNROLL for (int k = 0; k < 8; k++)
+            column[k] = marquee_pack565_eight_avx2(column[k], byteWeights, pairWeights);
         MARQUEE_UNROLL for (int k = 0; k < 4; k++)
-            pairs[k][piece] = _mm256_permute4x64_epi64(_mm256_packs_epi32(column[2 * k], column[2 * k + 1]), 0xD8);
+            pairs[k][piece] = _mm256_permute4x64_epi64(_mm256_packus_epi32(column[2 * k], column[2 * k + 1]), 0xD8);
     }
     MARQUEE_UNROLL for (int k = 0; k < 8; k++) {
         __m128i *line = (__m128i *)(row0 + k * rowBytes);

@@ -3,8 +3,10 @@ import CPixman
 /// A box of one colour written into a frame, as `pixman_image_fill_boxes` with `PIXMAN_OP_SRC`
 /// writes it (the same pixel, within the image's clip rows), through the C library's `wmemset`
 /// row by row: pixman's SSE2 fill stores 16 bytes an instruction, the C library's picks the CPU's
-/// widest stores (32 bytes with AVX2). The background and the cards' interiors are most of a
-/// frame's pixels: about a million of pixman's instructions a 1080p frame (callgrind).
+/// widest stores (32 bytes with AVX2). Rows of at most 16 pixels are stored in place
+/// (`marquee_fill_box32`), a call a row costing more than the pixels. The background and the
+/// cards' interiors are most of a frame's pixels: about a million of pixman's instructions a
+/// 1080p frame (callgrind).
 enum SolidFill {
     /// The pixel pixman writes for `color` into an a8r8g8b8 or x8r8g8b8 image (its
     /// `color_to_uint32`: each channel's high byte).
@@ -35,10 +37,7 @@ enum SolidFill {
         guard bottom > top, right > left else { return }
         let value = pixel(color)
         let stride = image.stride / 4
-        var row = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self) + top * stride + left
-        for _ in top..<bottom {
-            marquee_fill32(row, value, right - left)
-            row += stride
-        }
+        let row = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self) + top * stride + left
+        marquee_fill_box32(row, stride, value, right - left, bottom - top)
     }
 }

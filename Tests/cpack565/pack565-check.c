@@ -1,6 +1,7 @@
 /* Checks Sources/CPack565/pack565.h against the 5-6-5 truncation written out channel by channel:
  * every value of each channel (with the other channels random), then 16 million random pixels,
- * for RGB565 and BGR565; then whole rows through `marquee_pack565_row` and turned lines through
+ * for RGB565 and BGR565; then whole rows through `marquee_pack565_row` (and every colour through
+ * each of its steps) and turned lines through
  * `marquee_turn565_line`. Run by
  * tools/check-cpack565 on each of the header's paths. */
 #include "pack565.h"
@@ -69,6 +70,27 @@ int main(void) {
                     printf("  row of %ld (%s, %s) wrong\n", count, bgr ? "BGR565" : "RGB565", avx2 ? "AVX2" : "eight a step");
                 if (count == 1920) break;
             }
+        }
+    }
+    /* Every colour (the unused byte random) through each row step, 4,096 pixels a row: the AVX2
+     * step's byte weights have their own sums, and a carry between channels shows only for some
+     * values of the others. */
+    static uint32_t colours[4096];
+    static uint16_t words[4096];
+    for (int avx2 = 0; avx2 <= marquee_pack565_avx2_usable(); avx2++) {
+        for (int bgr = 0; bgr < 2; bgr++) {
+            unsigned long colourRowsWrong = 0;
+            for (uint32_t first = 0; first < (1u << 24); first += 4096) {
+                for (uint32_t k = 0; k < 4096; k++) colours[k] = (first + k) | (next() & 0xFF000000u);
+                marquee_pack565_row(colours, words, 4096, bgr, avx2);
+                rowsChecked++;
+                int bad = 0;
+                for (uint32_t k = 0; k < 4096; k++) bad |= words[k] != expected(colours[k], bgr);
+                if (bad) colourRowsWrong++;
+            }
+            if (colourRowsWrong && rowsWrong++ < 5)
+                printf("  every colour (%s, %s): %lu rows of 4,096 wrong\n", bgr ? "BGR565" : "RGB565",
+                       avx2 ? "AVX2" : "eight a step", colourRowsWrong);
         }
     }
     printf("  %lu of %lu rows wrong (AVX2 %s)\n", rowsWrong, rowsChecked,

@@ -191,7 +191,8 @@ public struct Scene: Sendable {
                     content = .card(card, index: index, section: section, item: itemIndex)
                 }
                 var attributes = ItemAttributes(frame: item.frame)
-                if var active = tweens[key] {
+                // No key hashed while nothing is tweening (a scroll's every frame).
+                if !tweens.isEmpty, var active = tweens[key] {
                     let (value, ended) = active.tween.value(at: target)
                     attributes = value
                     if ended { endedKeys.append(key) } else { tweens[key] = active }
@@ -248,7 +249,7 @@ public struct Scene: Sendable {
         let space = Rect(
             x: 0, y: spaceTop, width: Double(layout.viewport.width), height: Double(layout.viewport.height))
         for (index, entry) in drawn.enumerated() where list.items[index].boundingBox.intersects(space) {
-            list.items[kept] = list.items[index]
+            if kept != index { list.items[kept] = list.items[index] }
             kept += 1
             guard let key = entry.key else { continue }
             switch entry.content {
