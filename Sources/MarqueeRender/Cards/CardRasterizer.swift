@@ -133,7 +133,8 @@ struct CardRasterizer {
         guard ink.x1 > ink.x0 else { return nil }
         let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
         TextPainter.addCoverage(
-            text.line, face: text.face, onto: layer, x: text.x - Double(ink.x0), baseline: text.baseline - Double(ink.y0))
+            text.line, face: text.face, onto: layer, x: text.x - Double(ink.x0),
+            baseline: text.baseline - Double(ink.y0))
         return CardImage.Part(image: layer, x: ink.x0, y: ink.y0)
     }
 

@@ -68,8 +68,9 @@ enum TextPainter {
     /// as plain values and added in a loop of its own: through pixman, each glyph was a
     /// composite call and a retained glyph and image, and the two text layers a frame may make
     /// took about 4 % of a cards-1080p band's time (perf), three quarters of it those.
-    static func addCoverage(_ line: TextLine, face: FontFace, onto layer: PixmanImage, x originX: Double, baseline: Double)
-    {
+    static func addCoverage(
+        _ line: TextLine, face: FontFace, onto layer: PixmanImage, x originX: Double, baseline: Double
+    ) {
         guard layer.format == PIXMAN_a8, layer.clipRows == nil, let pixels = layer.pixels else {
             draw(line, face: face, color: nil, onto: layer, x: originX, baseline: baseline)
             return
