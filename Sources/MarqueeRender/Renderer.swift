@@ -142,27 +142,31 @@ public final class Renderer {
     }
 
     /// The card resolved for its size (once, then from `contents`).
-    /// The resolver is only asked for on a miss: it is a large value (the style), and copying
-    /// it for every card of every frame took about 2 % of a cards-1080p band frame (perf).
     private func content(
-        _ card: Card, width: Int, height: Int, resolver: () -> CardResolver, ownTemplate: CardTemplate? = nil
+        _ card: Card, width: Int, height: Int, resolver: CardResolver, ownTemplate: CardTemplate? = nil
     ) -> CardContent {
         let key = CardRasterCache.Key(card: card, width: width, height: height)
         if let ownTemplate {
             if let known = alertContent, known.key == key, known.template == ownTemplate { return known.content }
-            let made = resolver().content(card, template: ownTemplate, width: width, height: height)
+            let made = resolver.content(card, template: ownTemplate, width: width, height: height)
             alertContent = (key, ownTemplate, made)
             return made
         }
-        if let known = contents[key] { return known }
-        if contents.count >= Self.contentLimit {
+        if contents.count >= Self.contentLimit, contents[key] == nil {
             contents.removeAll(keepingCapacity: true)
             layers.removeAll()
         }
-        let template = card.template.flatMap { $0 == CardTemplate.defaultName ? nil : templates[$0] }
-        let made = resolver().content(card, template: template, width: width, height: height)
-        contents[key] = made
-        return made
+        // Found or added in one probe of the table (its slot taken as `inout`): a frame of a fast
+        // scroll shows every card for the first time, and hashing each new card's texts twice,
+        // to look it up and then to add it, was two probes of a table of up to 4,096 cards.
+        func resolved(_ slot: inout CardContent?) -> CardContent {
+            if let known = slot { return known }
+            let template = card.template.flatMap { $0 == CardTemplate.defaultName ? nil : templates[$0] }
+            let made = resolver.content(card, template: template, width: width, height: height)
+            slot = made
+            return made
+        }
+        return resolved(&contents[key])
     }
 
     private func fontLocator() throws(RenderError) -> FontLocator {
@@ -271,7 +275,7 @@ public final class Renderer {
             guard cardWidth > 0, cardHeight > 0 else { return nil }
             let made = content(
                 card, width: cardWidth, height: cardHeight,
-                resolver: { overlay ? self.overlayResolver ?? resolver : resolver }, ownTemplate: ownTemplate)
+                resolver: overlay ? overlayResolver ?? resolver : resolver, ownTemplate: ownTemplate)
             if !made.isStatic, item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
                 describePieces(made, item, list: list)
             } else if !made.clocks.isEmpty {
@@ -581,7 +585,7 @@ public final class Renderer {
             let height =
                 deck.layout.kind == .list ? deck.listHeight(of: card) ?? deck.layout.cardHeight : deck.layout.cardHeight
             let made = content(
-                card, width: Int(edge.frame.width.rounded()), height: Int(height.rounded()), resolver: { resolver })
+                card, width: Int(edge.frame.width.rounded()), height: Int(height.rounded()), resolver: resolver)
             requests += made.images.compactMap(\.request)
         }
         if !requests.isEmpty { provider.prefetch(requests) }

@@ -67,7 +67,9 @@ enum TextPainter {
     /// pixman's ADD of a8 onto a8 does (colour glyphs are left to the caller). Read from the masks
     /// as plain values and added in a loop of its own: through pixman, each glyph was a
     /// composite call and a retained glyph and image, and the two text layers a frame may make
-    /// took about 4 % of a cards-1080p band's time (perf), three quarters of it those.
+    /// took about 4 % of a band frame's time on cards-1080p scrolled ten times slower
+    /// (`--frames 1200`, perf), most of it those; departures-1080p's marquee strips and clipped
+    /// elements are made here too.
     static func addCoverage(
         _ line: TextLine, face: FontFace, onto layer: PixmanImage, x originX: Double, baseline: Double
     ) {
@@ -176,8 +178,9 @@ enum TextPainter {
             for placed in line.glyphs {
                 let mask = face.face(numbered: placed.font).mask(placed.index)
                 guard let coverage = mask.coverage else { continue }
-                // The row first: a line that crosses a band's edge is walked once per band, and
-                // most of its glyphs miss the band's rows (the column is not worked out for them).
+                // The row first: a card's first band walks all its lines (measuring their rows
+                // for its later bands) and a line across a band's edge is walked in both bands;
+                // a glyph outside the band's rows is only measured, its column not worked out.
                 let y = row(of: placed, baselineY: baselineY, bearingY: mask.bearingY)
                 top = min(top, y)
                 bottom = max(bottom, y + mask.height)
