@@ -65,7 +65,14 @@ struct CardRasterizer {
                 )
             }
             guard let color = known?.image, text.clip == nil else {
-                if measures { measured.append(TextPainter.rows(text.line, face: text.face, baseline: text.baseline)) }
+                if measures {
+                    let line = TextPainter.rows(text.line, face: text.face, baseline: text.baseline)
+                    measured.append(line)
+                    // Measured, its layer is made only if it reaches this window: departures-1080p
+                    // made the layers of every cut element in a card's first band (about a third
+                    // of its band render's instructions, with those made again in later bands).
+                    guard image.reaches(y: y + Int32(line.lowerBound), height: Int32(line.count)) else { continue }
+                }
                 guard let color = colors.image(text.color), let clip = text.clip else { continue }
                 // Cut to the element's columns: through a small layer of its own.
                 guard
