@@ -152,15 +152,21 @@ public final class Renderer {
             alertContent = (key, ownTemplate, made)
             return made
         }
-        if let known = contents[key] { return known }
-        if contents.count >= Self.contentLimit {
+        if contents.count >= Self.contentLimit, contents[key] == nil {
             contents.removeAll(keepingCapacity: true)
             layers.removeAll()
         }
-        let template = card.template.flatMap { $0 == CardTemplate.defaultName ? nil : templates[$0] }
-        let made = resolver.content(card, template: template, width: width, height: height)
-        contents[key] = made
-        return made
+        // Found or added in one probe of the table (its slot taken as `inout`): a frame of a fast
+        // scroll shows every card for the first time, and hashing each new card's texts twice,
+        // to look it up and then to add it, was two probes of a table of up to 4,096 cards.
+        func resolved(_ slot: inout CardContent?) -> CardContent {
+            if let known = slot { return known }
+            let template = card.template.flatMap { $0 == CardTemplate.defaultName ? nil : templates[$0] }
+            let made = resolver.content(card, template: template, width: width, height: height)
+            slot = made
+            return made
+        }
+        return resolved(&contents[key])
     }
 
     private func fontLocator() throws(RenderError) -> FontLocator {
@@ -369,8 +375,11 @@ public final class Renderer {
     ) throws(RenderError) {
         let (rasterizer, fonts, headerColor) = tools
         fillBackground(list.background, of: image, plans: plansBackground)
-        for (index, item) in list.items.enumerated() {
+        for index in list.items.indices {
+            // Tested before the item is read: a band reaches a few of the frame's items, and
+            // reading one copies it (its card's strings retained and released).
             if let rows, !drawn.items[index].rows.overlaps(rows) { continue }
+            let item = list.items[index]
             if let interior = interiors[index], let content = itemContents[index] {
                 try drawCardOverUniformBackground(
                     interior, content, item, list: list, rasterizer: rasterizer, onto: image)
@@ -669,15 +678,27 @@ public final class Renderer {
                 blue: UInt16(pixel & 0xFF) * 257, alpha: 0xFFFF)
             SolidFill.fill(box, with: color, of: image)
         }
-        // The anti-aliased corners, blended from the shared surface image.
-        let background = try sharedBackground(content.surface, rasterizer: rasterizer)
+        // The anti-aliased corners, blended from the shared surface image (looked up, a hash of
+        // the surface, only for a band that reaches a corner).
+        var background: PixmanImage?
+        var failure: RenderError?
         let (x, y) = (interior.x, interior.y)
         interior.forEachBlendedBox { column, row, columns, rows in
-            guard columns > 0, image.reaches(y: y + Int32(row), height: Int32(rows)) else { return }
+            guard columns > 0, failure == nil, image.reaches(y: y + Int32(row), height: Int32(rows)) else { return }
+            if background == nil {
+                do throws(RenderError) {
+                    background = try sharedBackground(content.surface, rasterizer: rasterizer)
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+            guard let background else { return }
             pixman_image_composite32(
                 PIXMAN_OP_OVER, background.handle, nil, image.handle, Int32(column), Int32(row), 0, 0,
                 x + Int32(column), y + Int32(row), Int32(columns), Int32(rows))
         }
+        if let failure { throw failure }
         // The text lies mostly over the card's plain fill: its blends with each coverage are
         // worked out once (`GlyphBlender`).
         try drawForeground(

@@ -115,4 +115,46 @@ final class GlyphBlenderTests: XCTestCase {
         }
         XCTAssertEqual(differing, 0)
     }
+
+    /// A text layer's coverage is added from the masks as plain values (`addCoverage`), eight
+    /// bytes a step, and must be what pixman's ADD of each glyph's a8 mask gives: onto layers
+    /// already holding coverage (sums past 255 held there), at fractional positions, partly off
+    /// the layer's edges, the line drawn twice over itself so that glyphs overlap. The line's ink
+    /// box, read from the same masks, spans the rows `rows` measures.
+    func testCoverageAddedOntoALayerMatchesPixmanAdd() throws {
+        let face = try FontFace(
+            library: try FreeTypeLibrary(), path: try FontLocator().path(for: "DejaVu Sans"), pixelSize: 23)
+        let lines = TextLayout.lines(
+            "Office fjord, W. Ålesund — AVA Tjy «ffi» 7 min", face: face, maximumWidth: 10_000, maximumLines: 1)
+        let line = try XCTUnwrap(lines.first)
+        var random = SplitMix64(seed: 23)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        let (width, height) = (203, 37)
+        var differing = 0
+        for round in 0..<80 {
+            let expected = try PixmanImage(format: PIXMAN_a8, width: width, height: height)
+            let got = try PixmanImage(format: PIXMAN_a8, width: width, height: height)
+            let a = expected.pixels!.assumingMemoryBound(to: UInt8.self)
+            let b = got.pixels!.assumingMemoryBound(to: UInt8.self)
+            for index in 0..<(expected.stride * height) {
+                let byte = round % 4 == 0 ? 0 : UInt8(truncatingIfNeeded: below(3) == 0 ? random.next() : 0)
+                a[index] = byte
+                b[index] = byte
+            }
+            for pass in 0..<(round % 2 + 1) {
+                let x = Double(below(120 * 8)) / 8 - 60 + Double(pass) * 0.625
+                let baseline = Double(below(40 * 8)) / 8 + Double(pass)
+                TextPainter.draw(line, face: face, color: nil, onto: expected, x: x, baseline: baseline)
+                TextPainter.addCoverage(line, face: face, onto: got, x: x, baseline: baseline)
+                let ink = try XCTUnwrap(TextPainter.inkBounds(line, face: face, x: x, baseline: baseline))
+                XCTAssertEqual(
+                    ink.y0..<ink.y1, TextPainter.rows(line, face: face, baseline: baseline), "round \(round)")
+            }
+            for index in 0..<(expected.stride * height) where a[index] != b[index] {
+                if differing < 5 { XCTFail("round \(round), byte \(index): pixman \(a[index]), added \(b[index])") }
+                differing += 1
+            }
+        }
+        XCTAssertEqual(differing, 0)
+    }
 }

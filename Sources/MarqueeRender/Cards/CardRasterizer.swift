@@ -51,12 +51,28 @@ struct CardRasterizer {
         var measured: [Range<Int>] = []
         if measures { measured.reserveCapacity(content.texts.count) }
         defer { if measures { content.textRows = measured } }
+        // A card's lines mostly share one or two colours: the solid source and the blend table
+        // are looked up when the colour changes, not for every line in every band.
+        var known: (color: Color, image: PixmanImage?, table: GlyphBlender.OverTable?)?
         for (index, text) in content.texts.enumerated() {
             if let line = rows?[index], !image.reaches(y: y + Int32(line.lowerBound), height: Int32(line.count)) {
                 continue
             }
-            guard let color = colors.image(text.color), text.clip == nil else {
-                if measures { measured.append(TextPainter.rows(text.line, face: text.face, baseline: text.baseline)) }
+            if known?.color != text.color {
+                known = (
+                    text.color, colors.image(text.color),
+                    blends ? under.flatMap { colors.overTable(text.color, fill: $0) } : nil
+                )
+            }
+            guard let color = known?.image, text.clip == nil else {
+                if measures {
+                    let line = TextPainter.rows(text.line, face: text.face, baseline: text.baseline)
+                    measured.append(line)
+                    // Measured, its layer is made only if it reaches this window: departures-1080p
+                    // made the layers of every cut element in a card's first band (about a third
+                    // of its band render's instructions, with those made again in later bands).
+                    guard image.reaches(y: y + Int32(line.lowerBound), height: Int32(line.count)) else { continue }
+                }
                 guard let color = colors.image(text.color), let clip = text.clip else { continue }
                 // Cut to the element's columns: through a small layer of its own.
                 guard
@@ -68,10 +84,9 @@ struct CardRasterizer {
                     y + Int32(part.y), Int32(part.image.width), Int32(part.image.height))
                 continue
             }
-            let table = blends ? under.flatMap { colors.overTable(text.color, fill: $0) } : nil
             let line = TextPainter.draw(
                 text.line, face: text.face, color: color, onto: image, x: Double(x) + text.x,
-                baseline: Double(y) + text.baseline, table: table)
+                baseline: Double(y) + text.baseline, table: known?.table)
             // Made relative to the card, a row wider each side: the baseline is rounded in frame
             // rows, which may round a half the other way at another position of the card.
             if measures {
@@ -124,8 +139,8 @@ struct CardRasterizer {
         ink.x1 = min(ink.x1, columns.upperBound)
         guard ink.x1 > ink.x0 else { return nil }
         let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
-        TextPainter.draw(
-            text.line, face: text.face, color: nil, onto: layer, x: text.x - Double(ink.x0),
+        TextPainter.addCoverage(
+            text.line, face: text.face, onto: layer, x: text.x - Double(ink.x0),
             baseline: text.baseline - Double(ink.y0))
         return CardImage.Part(image: layer, x: ink.x0, y: ink.y0)
     }
@@ -220,8 +235,8 @@ final class MarqueeStrips {
         let strip: MarqueeStrip
         if let ink = TextPainter.inkBounds(marquee.line, face: marquee.face, x: 0, baseline: marquee.baseline) {
             let layer = try PixmanImage(format: PIXMAN_a8, width: ink.x1 - ink.x0, height: ink.y1 - ink.y0)
-            TextPainter.draw(
-                marquee.line, face: marquee.face, color: nil, onto: layer, x: -Double(ink.x0),
+            TextPainter.addCoverage(
+                marquee.line, face: marquee.face, onto: layer, x: -Double(ink.x0),
                 baseline: marquee.baseline - Double(ink.y0))
             strip = MarqueeStrip(image: layer, originX: Int32(ink.x0), top: ink.y0)
         } else {

@@ -20,6 +20,18 @@ enum TextPainter {
         }
     }
 
+    /// Eight bytes added lane by lane, each sum held at 255: the low seven bits of each lane added
+    /// without carrying into the next, the top bit added after, and the lanes whose sum carried
+    /// out of the byte set to 255.
+    @inline(__always)
+    private static func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let top: UInt64 = 0x8080_8080_8080_8080
+        let sum = ((a & low) &+ (b & low)) ^ ((a ^ b) & top)
+        let carried = ((a & b) | ((a | b) & ~sum)) & top
+        return sum | ((carried >> 7) &* 0xFF)
+    }
+
     /// The rows (relative to `baseline`'s frame) that `draw` can touch for the line, colour glyphs
     /// included; empty when it draws nothing.
     static func rows(_ line: TextLine, face: FontFace, baseline: Double) -> Range<Int> {
@@ -32,18 +44,67 @@ enum TextPainter {
         return top < bottom ? top..<bottom : 0..<0
     }
 
-    /// The box around the glyphs `draw` puts on an 8-bit layer (colour glyphs are not on it).
+    /// The box around the glyphs `draw` puts on an 8-bit layer (colour glyphs are not on it: they
+    /// have no coverage mask). Read from the masks as plain values, as `addCoverage` draws them.
     static func inkBounds(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> Ink? {
         var ink: Ink?
-        forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
-            guard glyph.color == nil else { return }
-            let box = Ink(x0: x, y0: y, x1: x + image.width, y1: y + image.height)
+        let baselineY = Int(roundingToNearest: baseline)
+        for placed in line.glyphs {
+            let mask = face.face(numbered: placed.font).mask(placed.index)
+            guard mask.coverage != nil else { continue }
+            let x = column(of: placed, x: originX, bearingX: mask.bearingX)
+            let y = row(of: placed, baselineY: baselineY, bearingY: mask.bearingY)
+            let box = Ink(x0: x, y0: y, x1: x + mask.width, y1: y + mask.height)
             ink =
                 ink.map {
                     Ink(x0: min($0.x0, box.x0), y0: min($0.y0, box.y0), x1: max($0.x1, box.x1), y1: max($0.y1, box.y1))
                 } ?? box
         }
         return ink
+    }
+
+    /// `draw` with no colour: the line's coverage added onto the 8-bit `layer`, saturating, as
+    /// pixman's ADD of a8 onto a8 does (colour glyphs are left to the caller). Read from the masks
+    /// as plain values and added in a loop of its own: through pixman, each glyph was a
+    /// composite call and a retained glyph and image, and the two text layers a frame may make
+    /// took about 4 % of a band frame's time on cards-1080p scrolled ten times slower
+    /// (`--frames 1200`, perf), most of it those; departures-1080p's marquee strips and clipped
+    /// elements are made here too.
+    static func addCoverage(
+        _ line: TextLine, face: FontFace, onto layer: PixmanImage, x originX: Double, baseline: Double
+    ) {
+        guard layer.format == PIXMAN_a8, layer.clipRows == nil, let pixels = layer.pixels else {
+            draw(line, face: face, color: nil, onto: layer, x: originX, baseline: baseline)
+            return
+        }
+        let target = pixels.assumingMemoryBound(to: UInt8.self)
+        let (width, height, stride) = (layer.width, layer.height, layer.stride)
+        let baselineY = Int(roundingToNearest: baseline)
+        for placed in line.glyphs {
+            let mask = face.face(numbered: placed.font).mask(placed.index)
+            guard let coverage = mask.coverage else { continue }
+            let x = column(of: placed, x: originX, bearingX: mask.bearingX)
+            let y = row(of: placed, baselineY: baselineY, bearingY: mask.bearingY)
+            let (left, right) = (max(x, 0), min(x + mask.width, width))
+            let (top, bottom) = (max(y, 0), min(y + mask.height, height))
+            guard right > left, bottom > top else { continue }
+            for row in top..<bottom {
+                let out = target + row * stride
+                let added = coverage + (row - y) * mask.stride - x
+                var column = left
+                while column &+ 8 <= right {
+                    let sum = saturatingSum(
+                        UnsafeRawPointer(out + column).loadUnaligned(as: UInt64.self),
+                        UnsafeRawPointer(added + column).loadUnaligned(as: UInt64.self))
+                    UnsafeMutableRawPointer(out + column).storeBytes(of: sum, as: UInt64.self)
+                    column &+= 8
+                }
+                while column < right {
+                    out[column] = UInt8(truncatingIfNeeded: min(UInt16(out[column]) &+ UInt16(added[column]), 255))
+                    column &+= 1
+                }
+            }
+        }
     }
 
     /// The line's colour glyphs, each with where its image's top-left corner goes.
@@ -113,14 +174,18 @@ enum TextPainter {
         if let table, let frame = GlyphBlender.Frame(target) {
             // `forEachGlyph`'s placement, with each glyph's mask read as plain values
             // (`GlyphMask`): no glyph or image is retained and released for it.
-            let baselineY = Int(baseline.rounded())
+            let baselineY = Int(roundingToNearest: baseline)
             for placed in line.glyphs {
                 let mask = face.face(numbered: placed.font).mask(placed.index)
                 guard let coverage = mask.coverage else { continue }
-                let (x, y) = corner(
-                    of: placed, x: originX, baselineY: baselineY, bearingX: mask.bearingX, bearingY: mask.bearingY)
+                // The row first: a card's first band walks all its lines (measuring their rows
+                // for its later bands) and a line across a band's edge is walked in both bands;
+                // a glyph outside the band's rows is only measured, its column not worked out.
+                let y = row(of: placed, baselineY: baselineY, bearingY: mask.bearingY)
                 top = min(top, y)
                 bottom = max(bottom, y + mask.height)
+                guard y < frame.bottom, y + mask.height > frame.top else { continue }
+                let x = column(of: placed, x: originX, bearingX: mask.bearingX)
                 GlyphBlender.draw(
                     coverage: coverage, width: mask.width, height: mask.height, stride: mask.stride, x: x, y: y,
                     onto: frame, table: table)
@@ -170,7 +235,7 @@ enum TextPainter {
         _ line: TextLine, face: FontFace, x originX: Double, baseline: Double,
         _ body: (_ glyph: Glyph, _ image: PixmanImage, _ x: Int, _ y: Int) -> Void
     ) {
-        let baselineY = Int(baseline.rounded())
+        let baselineY = Int(roundingToNearest: baseline)
         for placed in line.glyphs {
             // A glyph borrowed from a fallback font is rasterized by that font's face.
             let glyph = face.face(numbered: placed.font).glyph(placed.index)
@@ -188,6 +253,18 @@ enum TextPainter {
     private static func corner(
         of placed: PlacedGlyph, x originX: Double, baselineY: Int, bearingX: Int, bearingY: Int
     ) -> (x: Int, y: Int) {
-        (Int((originX + placed.x).rounded()) + bearingX, baselineY - Int(placed.y.rounded()) - bearingY)
+        (column(of: placed, x: originX, bearingX: bearingX), row(of: placed, baselineY: baselineY, bearingY: bearingY))
+    }
+
+    /// `corner`'s column.
+    @inline(__always)
+    private static func column(of placed: PlacedGlyph, x originX: Double, bearingX: Int) -> Int {
+        Int(roundingToNearest: originX + placed.x) + bearingX
+    }
+
+    /// `corner`'s row.
+    @inline(__always)
+    private static func row(of placed: PlacedGlyph, baselineY: Int, bearingY: Int) -> Int {
+        baselineY - Int(roundingToNearest: placed.y) - bearingY
     }
 }
