@@ -51,6 +51,9 @@ extension TurnedCardCompositor {
         let mapAddress = UInt(bitPattern: runs)
         let mapBytes = UInt(bitPattern: mapSize)
         guard let reach = Reach(transform, width: width, height: height) else { return }
+        // The open fill's crossing of each row, blended as one run of its color.
+        let openFill = maps.openFill.map { OpenFillSpans($0, stepX: stepX, stepY: stepY) }
+        let fillFaded = opacity == 255 ? common : multiply(common, by: opacity)
         for y in rows {
             // Only the pixels whose samples reach the raster (give or take one at each end).
             guard let span = reach.span(ofRow: y, within: columns) else { continue }
@@ -59,7 +62,20 @@ extension TurnedCardCompositor {
             let out = targetPixels + Int(y) * targetRow
             var x = span.x
             let end = span.end
+            let fill = openFill?.span(fixedX: fixedX, fixedY: fixedY, count: end &- x) ?? 0..<0
+            let fillStart = x &+ fill.lowerBound
+            let fillEnd = x &+ fill.upperBound
+            let fillCount = UInt(bitPattern: fill.count)
             while x < end {
+                if UInt(bitPattern: x &- fillStart) < fillCount {
+                    // In the open fill: its color to the end of the crossing, no map read.
+                    let count = fillEnd &- x
+                    marquee_run_over(out + x, count, fillFaded)
+                    x = fillEnd
+                    fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
+                    fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
+                    continue
+                }
                 // The four texels around the sample point, which is half a texel up and left.
                 let sampleX = fixedX &- 0x8000
                 let sampleY = fixedY &- 0x8000

@@ -32,15 +32,20 @@ final class UniformBlockRuns {
     /// The color whose runs the row's own map marks with its top bit (see `lengths(of:)`).
     private(set) var commonColor: UInt32 = 0
 
-    /// What the compositor reads: the counts and the color the own map's top bit stands for.
+    /// The open fill's rectangle of blocks, found with the maps (`openFill(ownMap:...)`).
+    private(set) var openFill: OpenFill?
+
+    /// What the compositor reads: the counts, the color the own map's top bit stands for, and
+    /// the rectangle of the open fill.
     struct Maps {
         let lengths: UnsafePointer<UInt8>
         let commonColor: UInt32
+        var openFill: OpenFill? = nil
     }
 
     /// The maps for `raster`, built on the first call (`lengths(of:)`).
     func maps(of raster: PixmanImage) -> Maps? {
-        lengths(of: raster).map { Maps(lengths: $0, commonColor: commonColor) }
+        lengths(of: raster).map { Maps(lengths: $0, commonColor: commonColor, openFill: openFill) }
     }
 
     init(width: Int, height: Int) {
@@ -156,6 +161,7 @@ final class UniformBlockRuns {
         for y in 0..<height {
             marquee_mark_common(map + y * width, pixels + y * sourceRow, width, commonColor)
         }
+        openFill = Self.openFill(ownMap: map, width: width, height: height)
         lengths = map
         return UnsafePointer(map)
     }
