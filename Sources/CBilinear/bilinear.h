@@ -267,6 +267,51 @@ static inline void marquee_run_over(uint32_t *out, intptr_t count, uint32_t colo
 #endif
 }
 
+/* A short run (1 <= `count` <= 8) of one color OVER the pixels from `out`, as `marquee_run_over`
+ * blends it, without a branch on its length: eight pixels are read and blended, and those past
+ * the run are written back as they were read, so `out[0...7]` must all be pixels of the caller's
+ * (the rest of the row). The runs between a turned card's glyphs are mostly this short, and
+ * `marquee_run_over`'s branches on their lengths (four at a time or one by one, how many steps)
+ * were a fifth of the compositor's mispredicted branches (docs/performance.md). */
+static inline void marquee_run_over_eight(uint32_t *out, intptr_t count, uint32_t color) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    const __m128i colors = _mm_set1_epi32((int)color);
+    const __m128i factor = _mm_set1_epi16((short)(255 - (color >> 24)));
+    const __m128i counts = _mm_set1_epi32((int)count);
+    __m128i pixels[2] = {_mm_loadu_si128((const __m128i *)out), _mm_loadu_si128((const __m128i *)(out + 4))};
+    const __m128i inRun[2] = {_mm_cmpgt_epi32(counts, _mm_setr_epi32(0, 1, 2, 3)),
+                              _mm_cmpgt_epi32(counts, _mm_setr_epi32(4, 5, 6, 7))};
+    for (int half4 = 0; half4 < 2; half4++) {
+        __m128i low = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(pixels[half4], zero), factor), half);
+        __m128i high = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(pixels[half4], zero), factor), half);
+        low = _mm_srli_epi16(_mm_add_epi16(low, _mm_srli_epi16(low, 8)), 8);
+        high = _mm_srli_epi16(_mm_add_epi16(high, _mm_srli_epi16(high, 8)), 8);
+        __m128i blended = _mm_adds_epu8(_mm_packus_epi16(low, high), colors);
+        _mm_storeu_si128((__m128i *)(out + 4 * half4),
+                         _mm_or_si128(_mm_and_si128(inRun[half4], blended), _mm_andnot_si128(inRun[half4], pixels[half4])));
+    }
+#elif defined(MARQUEE_BILINEAR_NEON)
+    const uint8x8_t factor = vdup_n_u8((uint8_t)(255 - (color >> 24)));
+    const uint16x8_t half = vdupq_n_u16(0x80);
+    const uint8x16_t colors = vreinterpretq_u8_u32(vdupq_n_u32(color));
+    const uint32x4_t counts = vdupq_n_u32((uint32_t)count);
+    static const uint32_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (int half4 = 0; half4 < 2; half4++) {
+        uint8x16_t under = vreinterpretq_u8_u32(vld1q_u32(out + 4 * half4));
+        uint16x8_t low = vaddq_u16(vmull_u8(vget_low_u8(under), factor), half);
+        uint16x8_t high = vaddq_u16(vmull_u8(vget_high_u8(under), factor), half);
+        uint8x16_t blended = vqaddq_u8(
+            vcombine_u8(vshrn_n_u16(vsraq_n_u16(low, low, 8), 8), vshrn_n_u16(vsraq_n_u16(high, high, 8), 8)), colors);
+        uint32x4_t inRun = vcgtq_u32(counts, vld1q_u32(lanes + 4 * half4));
+        vst1q_u32(out + 4 * half4, vbslq_u32(inRun, vreinterpretq_u32_u8(blended), vreinterpretq_u32_u8(under)));
+    }
+#else
+    for (intptr_t index = 0; index < count; index++) out[index] = marquee_over(color, 255, out[index]);
+#endif
+}
+
 /* Asks for the cache line holding the byte at `address` ahead of its use. An address, not a
  * pointer: the caller works out where a later row of the frame will read, which may be outside
  * the raster (a prefetch never faults). */

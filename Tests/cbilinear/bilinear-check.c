@@ -114,6 +114,29 @@ int main(void) {
                 break;
             }
     }
+    /* Short runs (`marquee_run_over_eight`): every length from 1 to 8 against `reference_over`
+     * pixel by pixel, the pixels after the run (up to the eighth) and either side left as they
+     * were. */
+    for (int round = 0; round < 200000; round++) {
+        uint32_t c = color(), pixels[16], want[16];
+        if (round % 7 == 0) c |= 0xFF000000u;
+        if (round % 11 == 1) c = 0;
+        intptr_t count = 1 + round % 8;
+        for (int index = 0; index < 16; index++) pixels[index] = next();
+        if (round % 3 == 0)
+            for (int index = 4; index < 16; index++) pixels[index] = pixels[4];
+        for (int index = 0; index < 16; index++)
+            want[index] = index >= 4 && index < 4 + count ? reference_over(c, 255, pixels[index]) : pixels[index];
+        marquee_run_over_eight(pixels + 4, count, c);
+        checked++;
+        for (int index = 0; index < 16; index++)
+            if (pixels[index] != want[index]) {
+                if (failures++ < 30)
+                    printf("short run of %08x, %ld long, pixel %d: %08x, not %08x\n", c, (long)count, index - 4,
+                           pixels[index], want[index]);
+                break;
+            }
+    }
     /* The own map's marks (`marquee_mark_common`): rows of every length up to 40 (the vector
      * steps and the plain tail), counts of 0, small and above 127, texels the common color or
      * not, against the rule written out; the bytes after the row left alone. */

@@ -19,6 +19,7 @@ extension TurnedCardCompositor {
         let stepY = transform.matrix.1.0
         let sourceRow = source.stride / 4
         let targetRow = target.stride / 4
+        let targetWidth = target.width
         let width = Int32(source.width)
         let height = Int32(source.height)
         let innerWidth = UInt32(max(0, width - 1))
@@ -146,7 +147,13 @@ extension TurnedCardCompositor {
                             runColor = color
                             runFaded = opacity == 255 ? color : multiply(color, by: opacity)
                         }
-                        marquee_run_over(out + x, count, runFaded)
+                        // Short runs (between glyphs, mostly) without a branch on their length,
+                        // where the row has the eight pixels it touches.
+                        if count <= 8, x &+ 8 <= targetWidth {
+                            marquee_run_over_eight(out + x, count, runFaded)
+                        } else {
+                            marquee_run_over(out + x, count, runFaded)
+                        }
                         x &+= count
                         fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
                         fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
