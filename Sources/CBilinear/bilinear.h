@@ -312,6 +312,45 @@ static inline void marquee_run_over_eight(uint32_t *out, intptr_t count, uint32_
 #endif
 }
 
+/* `faded` (premultiplied, opacity applied) OVER `under`, without a branch: the blend that ends
+ * `marquee_bilinear_over`, for a color that is already known. */
+static inline uint32_t marquee_faded_over(uint32_t faded, uint32_t under) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    __m128i color = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)faded), zero);
+    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(color, 0xFF));
+    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), zero);
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), _mm_set1_epi16(0x80));
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    __m128i sum = _mm_add_epi16(below, color);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint16x4_t color = vget_low_u16(vmovl_u8(vcreate_u8(faded)));
+    uint16x4_t factor = vsub_u16(vdup_n_u16(255), vdup_lane_u16(color, 3));
+    uint16x4_t below = vget_low_u16(vmovl_u8(vcreate_u8(under)));
+    uint16x4_t product = vadd_u16(vmul_u16(below, factor), vdup_n_u16(0x80));
+    below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
+    uint16x4_t sum = vadd_u16(below, color);
+    return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
+#else
+    return marquee_over(faded, 255, under);
+#endif
+}
+
+/* A stretch of a turned raster's top or bottom edge, `count` pixels from `out`: samples whose two
+ * texels inside the raster are one color, so that each sample's color hangs on its vertical
+ * weight alone, `colors[weight]` (opacity applied), the weight being the top 7 bits of the
+ * fraction of the walk's y (`fixedY`, 16.16, less half a texel), which moves by `stepY` a pixel.
+ * In place of one interpolation a sample, and of the compositor's loop around it. */
+static inline void marquee_edge_run_over(uint32_t *out, intptr_t count, const uint32_t *colors, int32_t fixedY,
+                                         int32_t stepY) {
+    uint32_t sampleY = (uint32_t)fixedY - 0x8000u;
+    for (intptr_t index = 0; index < count; index++) {
+        out[index] = marquee_faded_over(colors[(sampleY >> 9) & 0x7F], out[index]);
+        sampleY += (uint32_t)stepY;
+    }
+}
+
 /* Asks for the cache line holding the byte at `address` ahead of its use. An address, not a
  * pointer: the caller works out where a later row of the frame will read, which may be outside
  * the raster (a prefetch never faults). */

@@ -137,6 +137,31 @@ int main(void) {
                 break;
             }
     }
+    /* Stretches of an edge (`marquee_edge_run_over`): a table of 128 colors looked up by each
+     * pixel's vertical weight as the walk moves by steps of either sign, against `reference_over`
+     * pixel by pixel; the pixels after the stretch left alone. */
+    for (int round = 0; round < 100000; round++) {
+        uint32_t colors[128], pixels[40], want[40];
+        for (int index = 0; index < 128; index++) colors[index] = color();
+        if (round % 5 == 0) colors[next() % 128] |= 0xFF000000u;
+        intptr_t count = round % 33;
+        int32_t fixedY = (int32_t)(next() % 0x400000) - 0x200000;
+        int32_t stepY = (int32_t)(next() % 0x20000) - 0x10000;
+        for (int index = 0; index < 40; index++) pixels[index] = next();
+        for (int index = 0; index < 40; index++) {
+            int32_t sample = fixedY + index * stepY - 0x8000;
+            want[index] = index < count ? reference_over(colors[(sample >> 9) & 0x7F], 255, pixels[index]) : pixels[index];
+        }
+        marquee_edge_run_over(pixels, count, colors, fixedY, stepY);
+        checked++;
+        for (int index = 0; index < 40; index++)
+            if (pixels[index] != want[index]) {
+                if (failures++ < 35)
+                    printf("edge stretch, %ld long, pixel %d: %08x, not %08x\n", (long)count, index, pixels[index],
+                           want[index]);
+                break;
+            }
+    }
     /* The own map's marks (`marquee_mark_common`): rows of every length up to 40 (the vector
      * steps and the plain tail), counts of 0, small and above 127, texels the common color or
      * not, against the rule written out; the bytes after the row left alone. */

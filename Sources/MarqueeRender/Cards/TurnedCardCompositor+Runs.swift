@@ -15,6 +15,7 @@ extension TurnedCardCompositor {
         else { return }
         let runs = maps.lengths
         let common = maps.commonColor
+        let edgeColors = maps.edgeColors
         let stepX = transform.matrix.0.0
         let stepY = transform.matrix.1.0
         let sourceRow = source.stride / 4
@@ -171,6 +172,32 @@ extension TurnedCardCompositor {
                 } else if UInt32(bitPattern: left) < innerWidth, top == -1 || top == height &- 1 {
                     // Along the raster's top or bottom edge (most edge samples: a card is far
                     // wider than tall): one row of the two inside, the other transparent.
+                    if let edgeColors, height > 1 {
+                        // Where the edge row and the one inside it are the fill (a marked run
+                        // of the own map in their blocks), each sample's color is the table's
+                        // for its vertical weight: a stretch to the end of the run, or to where
+                        // the walk leaves the edge row, is blended in one loop.
+                        let own = runs[Int(top < 0 ? 0 : height &- 2) &* Int(width) &+ Int(left)]
+                        if UniformBlockRuns.isCommon(own) {
+                            var count = Self.steps(
+                                within: ((left &+ Int32(UniformBlockRuns.ownCount(own))) << 16) &+ 0x8000 &- fixedX,
+                                perStep: perStepX)
+                            if stepY > 0 {
+                                count = min(
+                                    count, Self.steps(within: ((top &+ 1) << 16) &+ 0x8000 &- fixedY, perStep: perStepY)
+                                )
+                            } else if stepY < 0 {
+                                count = min(
+                                    count, Self.steps(within: fixedY &- ((top << 16) &+ 0x7FFF), perStep: perStepY))
+                            }
+                            count = min(count, end &- x)
+                            marquee_edge_run_over(out + x, count, edgeColors + (top < 0 ? 0 : 128), fixedY, stepY)
+                            x &+= count
+                            fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
+                            fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
+                            continue
+                        }
+                    }
                     let inside = sourcePixels + (Int(top < 0 ? 0 : top) &* sourceRow &+ Int(left))
                     let first = inside[0]
                     let second = inside[1]
