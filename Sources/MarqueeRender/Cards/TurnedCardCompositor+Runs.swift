@@ -26,10 +26,10 @@ extension TurnedCardCompositor {
         let innerWidth = UInt32(max(0, width - 1))
         let innerHeight = UInt32(max(0, height - 1))
         let mapSize = Int(width) * Int(height)
-        // Divisions by the steps, as multiplications a hair too small: a count one short only
-        // starts the next run a pixel early, a count one long would be wrong.
-        let perStepX = 1 / Double(stepX) * (1 - 0x1p-30)
-        let perStepY = 1 / Double(abs(stepY)) * (1 - 0x1p-30)
+        // Divisions by the steps, as multiplications by 2^32 / step rounded down: a count one
+        // short only starts the next run a pixel early, a count one long would be wrong.
+        let perStepX = UInt64(1 << 32) / UInt64(stepX)
+        let perStepY = stepY == 0 ? 0 : UInt64(1 << 32) / UInt64(stepY.magnitude)
         // The last run's color, and that color at the opacity.
         var runColor: UInt32 = 0
         var runFaded: UInt32 = 0
@@ -222,6 +222,16 @@ extension TurnedCardCompositor {
     /// How many rows ahead the compositor asks for the cache lines a row will read: 2, 4, 6 and
     /// 8 measured about alike, 16 less well (docs/performance.md).
     static let prefetchRows: Int64 = 4
+
+    /// How many of 0, step, 2 step, ... are below `distance` (> 0), or one fewer, never more:
+    /// floor((distance - 1) / step) + 1, the quotient by a multiplication by `perStep`, 2^32 /
+    /// step rounded down (too small by under 1 / 2^32 a unit of the dividend, which is below
+    /// 2^31). In integers: the double's conversions and additions below took three times as
+    /// long, on the path from one run to the next (docs/performance.md).
+    @inline(__always)
+    static func steps(within distance: Int32, perStep: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(UInt32(bitPattern: distance &- 1)) &* perStep) >> 32) &+ 1
+    }
 
     /// How many of 0, step, 2 step, ... are below `distance` (> 0), or fewer, never more:
     /// `perStep` is a little under 1 / step. At least 1. The quotient q is rounded to nearest
