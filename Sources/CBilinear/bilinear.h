@@ -23,11 +23,13 @@
 /* Each channel's sum of texel * (128 - wx or wx) * (128 - wy or wy), in the four 32-bit lanes
  * (blue, green, red, alpha): the interpolation before its shift, shared by the plain sample and
  * the sample blended at once. */
-static inline __m128i marquee_bilinear_row_sums(__m128i top, __m128i bottom, uint32_t wx, uint32_t wy) {
+static inline __m128i marquee_bilinear_sums(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                            uint32_t bottomRight, uint32_t wx, uint32_t wy) {
     const __m128i zero = _mm_setzero_si128();
     /* [left's blue, green, red, alpha, right's ...] in 16-bit lanes, each row. */
-    top = _mm_unpacklo_epi8(top, zero);
-    bottom = _mm_unpacklo_epi8(bottom, zero);
+    __m128i top = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)topRight << 32) | topLeft)), zero);
+    __m128i bottom =
+        _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(((uint64_t)bottomRight << 32) | bottomLeft)), zero);
     /* The rows weighted and added: at most 255 * 128, below 2^15. */
     __m128i columns = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - wy))),
                                     _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy)));
@@ -35,24 +37,14 @@ static inline __m128i marquee_bilinear_row_sums(__m128i top, __m128i bottom, uin
     __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
     return _mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx << 16) | (128 - wx))));
 }
-
-static inline __m128i marquee_bilinear_sums(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
-                                            uint32_t bottomRight, uint32_t wx, uint32_t wy) {
-    return marquee_bilinear_row_sums(_mm_cvtsi64_si128((long long)(((uint64_t)topRight << 32) | topLeft)),
-                                     _mm_cvtsi64_si128((long long)(((uint64_t)bottomRight << 32) | bottomLeft)), wx,
-                                     wy);
-}
 #elif defined(MARQUEE_BILINEAR_NEON)
-static inline uint32x4_t marquee_bilinear_row_sums(uint8x8_t top, uint8x8_t bottom, uint32_t wx, uint32_t wy) {
+static inline uint32x4_t marquee_bilinear_sums(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                               uint32_t bottomRight, uint32_t wx, uint32_t wy) {
+    uint8x8_t top = vcreate_u8(((uint64_t)topRight << 32) | topLeft);
+    uint8x8_t bottom = vcreate_u8(((uint64_t)bottomRight << 32) | bottomLeft);
     uint16x8_t columns = vmlal_u8(vmull_u8(top, vdup_n_u8((uint8_t)(128 - wy))), bottom, vdup_n_u8((uint8_t)wy));
     return vmlal_n_u16(vmull_n_u16(vget_low_u16(columns), (uint16_t)(128 - wx)), vget_high_u16(columns),
                        (uint16_t)wx);
-}
-
-static inline uint32x4_t marquee_bilinear_sums(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
-                                               uint32_t bottomRight, uint32_t wx, uint32_t wy) {
-    return marquee_bilinear_row_sums(vcreate_u8(((uint64_t)topRight << 32) | topLeft),
-                                     vcreate_u8(((uint64_t)bottomRight << 32) | bottomLeft), wx, wy);
 }
 #endif
 
@@ -140,10 +132,13 @@ static inline uint32_t marquee_over(uint32_t color, uint32_t opacity, uint32_t u
  * sum of two channels of at most 255, packed with saturation, is the bytes' saturating add. A
  * turned card's samples seldom repeat their color over the same pixel, so the compositor calls
  * this for every sample not in a run rather than keeping the last result. */
+static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
+                                             uint32_t bottomRight, uint32_t wx, uint32_t wy, uint32_t opacity,
+                                             uint32_t under) {
 #if defined(MARQUEE_BILINEAR_SSE2)
-static inline uint32_t marquee_sums_over(__m128i sums, uint32_t opacity, uint32_t under) {
     const __m128i zero = _mm_setzero_si128();
     const __m128i half = _mm_set1_epi16(0x80);
+    __m128i sums = marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy);
     /* The color's blue, green, red and alpha in the low four 16-bit lanes (each at most 255). */
     __m128i faded = _mm_packs_epi32(_mm_srli_epi32(sums, 14), zero);
     if (opacity != 255) {
@@ -156,9 +151,8 @@ static inline uint32_t marquee_sums_over(__m128i sums, uint32_t opacity, uint32_
     below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
     __m128i sum = _mm_add_epi16(below, faded);
     return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
-}
 #elif defined(MARQUEE_BILINEAR_NEON)
-static inline uint32_t marquee_sums_over(uint32x4_t sums, uint32_t opacity, uint32_t under) {
+    uint32x4_t sums = marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy);
     uint16x4_t faded = vshrn_n_u32(sums, 14);
     if (opacity != 255) {
         uint16x4_t product = vadd_u16(vmul_n_u16(faded, (uint16_t)opacity), vdup_n_u16(0x80));
@@ -170,35 +164,8 @@ static inline uint32_t marquee_sums_over(uint32x4_t sums, uint32_t opacity, uint
     below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
     uint16x4_t sum = vadd_u16(below, faded);
     return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
-}
-#endif
-
-static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight, uint32_t bottomLeft,
-                                             uint32_t bottomRight, uint32_t wx, uint32_t wy, uint32_t opacity,
-                                             uint32_t under) {
-#if defined(MARQUEE_BILINEAR_SSE2) || defined(MARQUEE_BILINEAR_NEON)
-    return marquee_sums_over(marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy), opacity, under);
 #else
     return marquee_over(marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, wx, wy), opacity, under);
-#endif
-}
-
-/* The same for the four texels at `texels[0]`, `texels[1]`, `texels[row]` and `texels[row + 1]`,
- * blended into `*pixel`: each row's two texels read as one 64-bit word, straight into the lanes,
- * where the values would be read one by one, shifted and combined (a sample of a turned card's
- * text, the compositor's commonest). */
-static inline void marquee_bilinear_over_at(const uint32_t *texels, intptr_t row, uint32_t wx, uint32_t wy,
-                                            uint32_t opacity, uint32_t *pixel) {
-#if defined(MARQUEE_BILINEAR_SSE2)
-    *pixel = marquee_sums_over(marquee_bilinear_row_sums(_mm_loadl_epi64((const __m128i *)texels),
-                                                         _mm_loadl_epi64((const __m128i *)(texels + row)), wx, wy),
-                               opacity, *pixel);
-#elif defined(MARQUEE_BILINEAR_NEON)
-    *pixel = marquee_sums_over(
-        marquee_bilinear_row_sums(vld1_u8((const uint8_t *)texels), vld1_u8((const uint8_t *)(texels + row)), wx, wy),
-        opacity, *pixel);
-#else
-    *pixel = marquee_bilinear_over(texels[0], texels[1], texels[row], texels[row + 1], wx, wy, opacity, *pixel);
 #endif
 }
 

@@ -84,13 +84,6 @@ int main(void) {
         if (got != want && failures++ < 15)
             printf("bilinear over %08x %08x %08x %08x (%u, %u) at %u over %08x: %08x, not %08x\n", tl, tr, bl, br, wx,
                    wy, opacity, under, got, want);
-        /* From the texels in memory (`marquee_bilinear_over_at`): rows three pixels apart. */
-        uint32_t texels[5] = {tl, tr, next(), bl, br}, pixel = under;
-        marquee_bilinear_over_at(texels, 3, wx, wy, opacity, &pixel);
-        checked++;
-        if (pixel != want && failures++ < 15)
-            printf("bilinear over at %08x %08x %08x %08x (%u, %u) at %u over %08x: %08x, not %08x\n", tl, tr, bl, br,
-                   wx, wy, opacity, under, pixel, want);
     }
     /* Runs of one color (`marquee_run_over`): every length up to 40 over pixels under that repeat
      * in fours now and then (the step that takes the last result again) or take one of two values

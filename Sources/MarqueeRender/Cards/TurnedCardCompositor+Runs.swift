@@ -166,8 +166,9 @@ extension TurnedCardCompositor {
                     // one: the interpolation of equal texels gives them back anyway. Interpolated
                     // and blended in one pass, without keeping the last result: a turned card's
                     // samples here (text edges) seldom repeat a color over the same pixel.
-                    marquee_bilinear_over_at(
-                        texels, sourceRow, weight(sampleX), weight(sampleY), opacity, out + x)
+                    out[x] = marquee_bilinear_over(
+                        texels[0], texels[1], texels[sourceRow], texels[sourceRow &+ 1], weight(sampleX),
+                        weight(sampleY), opacity, out[x])
                 } else if UInt32(bitPattern: left) < innerWidth, top == -1 || top == height &- 1 {
                     // Along the raster's top or bottom edge (most edge samples: a card is far
                     // wider than tall): one row of the two inside, the other transparent.
