@@ -35,8 +35,12 @@ final class TurnedCardOpenFillTests: XCTestCase {
         // over every row (125 x 38 blocks) beats the one that reaches the right edge between
         // the corners (129 x 32).
         XCTAssertEqual(runs.openFill, .init(left: 70, top: 1, right: 195, bottom: 39))
+        // Beside it, the largest of what the rows keep left of it: below the text, from the
+        // left corners' column 4 (rows 35 on reach the bottom corners) to the first's column 70.
+        XCTAssertEqual(runs.otherOpenFill, .init(left: 4, top: 30, right: 70, bottom: 39))
         let map = try XCTUnwrap(runs.maps(of: raster))
         XCTAssertEqual(map.openFill, runs.openFill)
+        XCTAssertEqual(map.otherOpenFill, runs.otherOpenFill)
         XCTAssertEqual(map.commonColor, fill)
         withExtendedLifetime(runs) {}
     }
@@ -50,6 +54,7 @@ final class TurnedCardOpenFillTests: XCTestCase {
         let runs = UniformBlockRuns(width: 64, height: 16)
         _ = try XCTUnwrap(runs.lengths(of: raster))
         XCTAssertNil(runs.openFill)
+        XCTAssertNil(runs.otherOpenFill)
         withExtendedLifetime(runs) {}
     }
 
@@ -93,7 +98,8 @@ final class TurnedCardOpenFillTests: XCTestCase {
         XCTAssertGreaterThan(crossings, 2_000)
     }
 
-    /// Card-like rasters (a fill with text at the left, transparent corners; every other one
+    /// Card-like rasters (a fill with text at the left, a short title over longer lines, so that
+    /// there is fill beside the text's rectangle too, and transparent corners; every other one
     /// with an edge row of its own as antialiasing gives, the others with the fill to the edge,
     /// whose samples there take their colors from the edge table) turned, scaled and faded
     /// through the maps and the open fill: pixel for pixel what pixman gives.
@@ -105,6 +111,7 @@ final class TurnedCardOpenFillTests: XCTestCase {
         let targetHeight = 240
         var differing = 0
         var filled = 0
+        var filledBeside = 0
         for round in 0..<80 {
             let width = 40 + below(300)
             let height = 12 + below(100)
@@ -116,7 +123,10 @@ final class TurnedCardOpenFillTests: XCTestCase {
                 for x in 0..<width {
                     let corner = (x < 3 || x >= width - 3) && (y < 3 || y >= height - 3)
                     let edge = round % 2 == 0 && (y == 0 || y == height - 1)
-                    let text = x >= 4 && x < textRight && y >= 4 && y < height - 4 && below(3) == 0
+                    // A short title above longer lines of body.
+                    let title = y >= 4 && y < height / 3 && x < textRight / 3
+                    let body = y >= height / 2 && y < height - 4 && x < textRight
+                    let text = x >= 4 && (title || body) && below(3) == 0
                     pixels[y * raster.stride / 4 + x] =
                         corner ? 0 : edge ? 0x7878_7878 : text ? UInt32(below(256)) * 0x0101_0101 : fill
                 }
@@ -147,6 +157,7 @@ final class TurnedCardOpenFillTests: XCTestCase {
             try CardCompositor.draw(raster, item, onto: target, runs: runs, turnedCards: .own)
             try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
             if runs.openFill != nil { filled += 1 }
+            if runs.otherOpenFill != nil { filledBeside += 1 }
             let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
             var firstDifference: String?
             for index in 0..<(targetWidth * targetHeight) where under[index] != expected[index] {
@@ -166,5 +177,6 @@ final class TurnedCardOpenFillTests: XCTestCase {
         }
         XCTAssertEqual(differing, 0)
         XCTAssertGreaterThan(filled, 60, "most rasters have an open fill")
+        XCTAssertGreaterThan(filledBeside, 20, "many have a second beside it")
     }
 }

@@ -55,6 +55,7 @@ extension TurnedCardCompositor {
         guard let reach = Reach(transform, width: width, height: height) else { return }
         // The open fill's crossing of each row, blended as one run of its color.
         let openFill = maps.openFill.map { OpenFillSpans($0, stepX: stepX, stepY: stepY) }
+        let otherOpenFill = maps.otherOpenFill.map { OpenFillSpans($0, stepX: stepX, stepY: stepY) }
         let fillFaded = opacity == 255 ? common : multiply(common, by: opacity)
         for y in rows {
             // Only the pixels whose samples reach the raster (give or take one at each end).
@@ -68,12 +69,18 @@ extension TurnedCardCompositor {
             let fillStart = x &+ fill.lowerBound
             let fillEnd = x &+ fill.upperBound
             let fillCount = UInt(bitPattern: fill.count)
+            let other = otherOpenFill?.span(fixedX: fixedX, fixedY: fixedY, count: end &- x) ?? 0..<0
+            let otherStart = x &+ other.lowerBound
+            let otherEnd = x &+ other.upperBound
+            let otherCount = UInt(bitPattern: other.count)
             while x < end {
-                if UInt(bitPattern: x &- fillStart) < fillCount {
-                    // In the open fill: its color to the end of the crossing, no map read.
-                    let count = fillEnd &- x
+                // In an open fill: its color to the end of the crossing, no map read (the two
+                // rectangles hold different blocks, so their crossings do not overlap).
+                let inFill = UInt(bitPattern: x &- fillStart) < fillCount
+                if inFill || UInt(bitPattern: x &- otherStart) < otherCount {
+                    let count = (inFill ? fillEnd : otherEnd) &- x
                     marquee_run_over(out + x, count, fillFaded)
-                    x = fillEnd
+                    x &+= count
                     fixedX &+= Int32(truncatingIfNeeded: count) &* stepX
                     fixedY &+= Int32(truncatingIfNeeded: count) &* stepY
                     continue

@@ -17,39 +17,57 @@ extension UniformBlockRuns {
     static let openFillLeastBlocks = 256
 
     /// The largest rectangle of marked blocks (`isCommon`) in the own map that is built of each
-    /// row's longest stretch of them: on a card, its margins and the fill right of its text. Not
-    /// always the largest of all (a row's shorter stretch is never used), which is enough for a
-    /// card, whose text leaves one open side. Nil when none reaches `openFillLeastBlocks`.
-    static func openFill(ownMap map: UnsafePointer<UInt8>, width: Int, height: Int) -> OpenFill? {
-        guard width > 1, height > 1 else { return nil }
+    /// row's longest stretch of them (on a card, its margins and the fill right of its text),
+    /// and the largest beside it, built of what those stretches keep outside the first (on a
+    /// card, the fill right of a short title, above the body's longer lines). Not always the
+    /// largest of all (a row's shorter stretches are not used), which is enough for a card,
+    /// whose text leaves one side open. Nil for each that does not reach `openFillLeastBlocks`.
+    static func openFills(ownMap map: UnsafePointer<UInt8>, width: Int, height: Int) -> (OpenFill?, OpenFill?) {
+        guard width > 1, height > 1 else { return (nil, nil) }
         // On the stack for rasters of ordinary height: the map is built within a frame.
         return withUnsafeTemporaryAllocation(of: (start: Int32, end: Int32).self, capacity: height) { stretches in
             for y in 0..<height { stretches[y] = longestMarkedStretch(map + y * width, count: width) }
-            // Each first row with the rows after it while their stretches still overlap; a first
-            // row that cannot beat the best even over all the rows left is skipped.
-            var best: OpenFill?
-            var bestArea = openFillLeastBlocks - 1
-            var steps = 0
-            for first in 0..<height {
-                var start = stretches[first].start
-                var end = stretches[first].end
-                if Int(end - start) * (height - first) <= bestArea { continue }
-                for last in first..<height {
-                    start = max(start, stretches[last].start)
-                    end = min(end, stretches[last].end)
-                    if end <= start { break }
-                    let area = Int(end - start) * (last - first + 1)
-                    if area > bestArea {
-                        bestArea = area
-                        best = OpenFill(left: start, top: Int32(first), right: end, bottom: Int32(last + 1))
-                    }
-                    steps += 1
-                }
-                // A bound on the search for tall rasters of ragged stretches.
-                if steps > 1 << 20 { break }
+            guard let first = largestRectangle(stretches) else { return (nil, nil) }
+            // Each row of the first's keeps the longer part of its stretch outside it.
+            for y in Int(first.top)..<Int(first.bottom) {
+                let (start, end) = stretches[y]
+                let before = (start, min(end, first.left))
+                let after = (max(start, first.right), end)
+                stretches[y] = before.1 - before.0 >= after.1 - after.0 ? before : after
             }
-            return best
+            return (first, largestRectangle(stretches))
         }
+    }
+
+    /// The largest rectangle whose every row is within that row's stretch, over consecutive rows.
+    private static func largestRectangle(_ stretches: UnsafeMutableBufferPointer<(start: Int32, end: Int32)>)
+        -> OpenFill?
+    {
+        let height = stretches.count
+        // Each first row with the rows after it while their stretches still overlap; a first
+        // row that cannot beat the best even over all the rows left is skipped.
+        var best: OpenFill?
+        var bestArea = openFillLeastBlocks - 1
+        var steps = 0
+        for first in 0..<height {
+            var start = stretches[first].start
+            var end = stretches[first].end
+            if Int(end - start) * (height - first) <= bestArea { continue }
+            for last in first..<height {
+                start = max(start, stretches[last].start)
+                end = min(end, stretches[last].end)
+                if end <= start { break }
+                let area = Int(end - start) * (last - first + 1)
+                if area > bestArea {
+                    bestArea = area
+                    best = OpenFill(left: start, top: Int32(first), right: end, bottom: Int32(last + 1))
+                }
+                steps += 1
+            }
+            // A bound on the search for tall rasters of ragged stretches.
+            if steps > 1 << 20 { break }
+        }
+        return best
     }
 
     /// The longest stretch of marked blocks in one row of the own map, eight a step where they

@@ -32,8 +32,10 @@ final class UniformBlockRuns {
     /// The color whose runs the row's own map marks with its top bit (see `lengths(of:)`).
     private(set) var commonColor: UInt32 = 0
 
-    /// The open fill's rectangle of blocks, found with the maps (`openFill(ownMap:...)`).
+    /// The open fill's rectangles of blocks, found with the maps (`openFills(ownMap:...)`): the
+    /// largest, and the largest beside it.
     private(set) var openFill: OpenFill?
+    private(set) var otherOpenFill: OpenFill?
 
     /// What the compositor reads: the counts, the color the own map's top bit stands for, the
     /// rectangle of the open fill, and the colors of samples along the fill's top and bottom
@@ -42,6 +44,7 @@ final class UniformBlockRuns {
         let lengths: UnsafePointer<UInt8>
         let commonColor: UInt32
         var openFill: OpenFill? = nil
+        var otherOpenFill: OpenFill? = nil
         var edgeColors: UnsafePointer<UInt32>? = nil
     }
 
@@ -49,7 +52,9 @@ final class UniformBlockRuns {
     /// `opacity` (the solid mask's 8-bit alpha).
     func maps(of raster: PixmanImage, opacity: UInt32 = 255) -> Maps? {
         lengths(of: raster).map {
-            Maps(lengths: $0, commonColor: commonColor, openFill: openFill, edgeColors: edgeColors(opacity: opacity))
+            Maps(
+                lengths: $0, commonColor: commonColor, openFill: openFill, otherOpenFill: otherOpenFill,
+                edgeColors: edgeColors(opacity: opacity))
         }
     }
 
@@ -199,7 +204,7 @@ final class UniformBlockRuns {
         for y in 0..<height {
             marquee_mark_common(map + y * width, pixels + y * sourceRow, width, commonColor)
         }
-        openFill = Self.openFill(ownMap: map, width: width, height: height)
+        (openFill, otherOpenFill) = Self.openFills(ownMap: map, width: width, height: height)
         edgeTable = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
         lengths = map
         return UnsafePointer(map)
