@@ -99,8 +99,11 @@ final class UniformBlockRuns {
     }
 
     /// The memory the maps take: nothing until built (most rasters are never drawn turned long
-    /// enough to get one), then three bytes a texel.
-    var byteCount: Int { isBuilt ? 3 * width * height : 0 }
+    /// enough to get one), then three bytes a texel and the edge colors' table.
+    var byteCount: Int { isBuilt ? 3 * width * height + Self.edgeTableBytes : 0 }
+
+    /// The edge colors' table: 256 colors.
+    static let edgeTableBytes = 256 * 4
 
     /// The counts for `raster` (the raster this map was made for), built on the first call: the
     /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
