@@ -169,6 +169,48 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
 #endif
 }
 
+/* Two neighbouring samples at once, into `out[0]` and `out[1]`: the first's texels at
+ * `first[0]`, `first[1]`, `first[row]`, `first[row + 1]` with weights (`wx0`, `wy0`), the
+ * second's from `second` with (`wx1`, `wy1`); each exactly `marquee_bilinear_over`. The two share
+ * the lanes from the rows' weighting on (eight 16-bit lanes hold both pixels' channels), where
+ * one sample leaves half of them idle: a turned card's text is mostly samples side by side. */
+static inline void marquee_bilinear_over_two(const uint32_t *first, const uint32_t *second, intptr_t row, uint32_t wx0,
+                                             uint32_t wy0, uint32_t wx1, uint32_t wy1, uint32_t opacity,
+                                             uint32_t *out) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    __m128i sums[2];
+    const uint32_t *texels[2] = {first, second};
+    const uint32_t wx[2] = {wx0, wx1}, wy[2] = {wy0, wy1};
+    for (int sample = 0; sample < 2; sample++) {
+        __m128i top = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)texels[sample]), zero);
+        __m128i bottom = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(texels[sample] + row)), zero);
+        __m128i columns = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - wy[sample]))),
+                                        _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy[sample])));
+        __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
+        sums[sample] =
+            _mm_srli_epi32(_mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx[sample] << 16) | (128 - wx[sample])))), 14);
+    }
+    /* Both colors: the first's blue, green, red, alpha in the low four 16-bit lanes, the second's
+     * in the high four. */
+    __m128i faded = _mm_packs_epi32(sums[0], sums[1]);
+    if (opacity != 255) {
+        __m128i product = _mm_add_epi16(_mm_mullo_epi16(faded, _mm_set1_epi16((short)opacity)), half);
+        faded = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    }
+    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflehi_epi16(_mm_shufflelo_epi16(faded, 0xFF), 0xFF));
+    __m128i below = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)out), zero);
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), half);
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    __m128i sum = _mm_add_epi16(below, faded);
+    _mm_storel_epi64((__m128i *)out, _mm_packus_epi16(sum, sum));
+#else
+    out[0] = marquee_bilinear_over(first[0], first[1], first[row], first[row + 1], wx0, wy0, opacity, out[0]);
+    out[1] = marquee_bilinear_over(second[0], second[1], second[row], second[row + 1], wx1, wy1, opacity, out[1]);
+#endif
+}
+
 /* One color (premultiplied, opacity already applied) OVER `count` pixels from `out`, with the
  * arithmetic of `marquee_over`: each channel under * (255 - alpha) / 255 rounded as pixman rounds,
  * plus the color's channel, saturating. A turned card's run of uniform blocks: most of a card's

@@ -85,6 +85,26 @@ int main(void) {
             printf("bilinear over %08x %08x %08x %08x (%u, %u) at %u over %08x: %08x, not %08x\n", tl, tr, bl, br, wx,
                    wy, opacity, under, got, want);
     }
+    /* Two samples at once (`marquee_bilinear_over_two`): random texels, weights, opacities and
+     * pixels under for each, against the references, rows three texels apart. */
+    for (int round = 0; round < 2000000; round++) {
+        uint32_t texels[2][5], out[3], want[2], opacity = round % 3 == 0 ? 255 : next() % 256, wx[2], wy[2];
+        for (int sample = 0; sample < 2; sample++) {
+            for (int index = 0; index < 5; index++) texels[sample][index] = color();
+            if (round % 4 == sample) texels[sample][1] = texels[sample][3] = texels[sample][4] = texels[sample][0];
+            wx[sample] = next() % 128;
+            wy[sample] = next() % 128;
+            out[sample] = next();
+            want[sample] = reference_over(reference_bilinear(texels[sample][0], texels[sample][1], texels[sample][3],
+                                                             texels[sample][4], wx[sample], wy[sample]),
+                                          opacity, out[sample]);
+        }
+        out[2] = 0x12345678u;
+        marquee_bilinear_over_two(texels[0], texels[1], 3, wx[0], wy[0], wx[1], wy[1], opacity, out);
+        checked++;
+        if ((out[0] != want[0] || out[1] != want[1] || out[2] != 0x12345678u) && failures++ < 18)
+            printf("two samples at %u: %08x %08x, not %08x %08x\n", opacity, out[0], out[1], want[0], want[1]);
+    }
     /* Runs of one color (`marquee_run_over`): every length up to 40 over pixels under that repeat
      * in fours now and then (the step that takes the last result again) or take one of two values
      * (four pixels matching the last four in some lanes only), against `reference_over` pixel by
