@@ -205,6 +205,21 @@ static inline void marquee_bilinear_over_two(const uint32_t *first, const uint32
     below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
     __m128i sum = _mm_add_epi16(below, faded);
     _mm_storel_epi64((__m128i *)out, _mm_packus_epi16(sum, sum));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint32x4_t sums0 = marquee_bilinear_sums(first[0], first[1], first[row], first[row + 1], wx0, wy0);
+    uint32x4_t sums1 = marquee_bilinear_sums(second[0], second[1], second[row], second[row + 1], wx1, wy1);
+    /* Both colors in eight 16-bit lanes, the first's low. */
+    uint16x8_t faded = vcombine_u16(vshrn_n_u32(sums0, 14), vshrn_n_u32(sums1, 14));
+    if (opacity != 255) {
+        uint16x8_t product = vaddq_u16(vmulq_n_u16(faded, (uint16_t)opacity), vdupq_n_u16(0x80));
+        faded = vshrq_n_u16(vsraq_n_u16(product, product, 8), 8);
+    }
+    uint16x8_t alphas = vcombine_u16(vdup_lane_u16(vget_low_u16(faded), 3), vdup_lane_u16(vget_high_u16(faded), 3));
+    uint16x8_t factor = vsubq_u16(vdupq_n_u16(255), alphas);
+    uint16x8_t below = vmovl_u8(vreinterpret_u8_u32(vld1_u32(out)));
+    uint16x8_t product = vaddq_u16(vmulq_u16(below, factor), vdupq_n_u16(0x80));
+    below = vshrq_n_u16(vsraq_n_u16(product, product, 8), 8);
+    vst1_u32(out, vreinterpret_u32_u8(vqmovn_u16(vaddq_u16(below, faded))));
 #else
     out[0] = marquee_bilinear_over(first[0], first[1], first[row], first[row + 1], wx0, wy0, opacity, out[0]);
     out[1] = marquee_bilinear_over(second[0], second[1], second[row], second[row + 1], wx1, wy1, opacity, out[1]);
