@@ -169,6 +169,63 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
 #endif
 }
 
+/* Two neighbouring samples at once, into `out[0]` and `out[1]`: the first's texels at
+ * `first[0]`, `first[1]`, `first[row]`, `first[row + 1]` with weights (`wx0`, `wy0`), the
+ * second's from `second` with (`wx1`, `wy1`); each exactly `marquee_bilinear_over`. The two share
+ * the lanes from the rows' weighting on (eight 16-bit lanes hold both pixels' channels), where
+ * one sample leaves half of them idle: a turned card's text is mostly samples side by side. */
+static inline void marquee_bilinear_over_two(const uint32_t *first, const uint32_t *second, intptr_t row, uint32_t wx0,
+                                             uint32_t wy0, uint32_t wx1, uint32_t wy1, uint32_t opacity,
+                                             uint32_t *out) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    __m128i sums[2];
+    const uint32_t *texels[2] = {first, second};
+    const uint32_t wx[2] = {wx0, wx1}, wy[2] = {wy0, wy1};
+    for (int sample = 0; sample < 2; sample++) {
+        __m128i top = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)texels[sample]), zero);
+        __m128i bottom = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(texels[sample] + row)), zero);
+        __m128i columns = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - wy[sample]))),
+                                        _mm_mullo_epi16(bottom, _mm_set1_epi16((short)wy[sample])));
+        __m128i pairs = _mm_unpacklo_epi16(columns, _mm_srli_si128(columns, 8));
+        sums[sample] =
+            _mm_srli_epi32(_mm_madd_epi16(pairs, _mm_set1_epi32((int)((wx[sample] << 16) | (128 - wx[sample])))), 14);
+    }
+    /* Both colors: the first's blue, green, red, alpha in the low four 16-bit lanes, the second's
+     * in the high four. */
+    __m128i faded = _mm_packs_epi32(sums[0], sums[1]);
+    if (opacity != 255) {
+        __m128i product = _mm_add_epi16(_mm_mullo_epi16(faded, _mm_set1_epi16((short)opacity)), half);
+        faded = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    }
+    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflehi_epi16(_mm_shufflelo_epi16(faded, 0xFF), 0xFF));
+    __m128i below = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)out), zero);
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), half);
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    __m128i sum = _mm_add_epi16(below, faded);
+    _mm_storel_epi64((__m128i *)out, _mm_packus_epi16(sum, sum));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint32x4_t sums0 = marquee_bilinear_sums(first[0], first[1], first[row], first[row + 1], wx0, wy0);
+    uint32x4_t sums1 = marquee_bilinear_sums(second[0], second[1], second[row], second[row + 1], wx1, wy1);
+    /* Both colors in eight 16-bit lanes, the first's low. */
+    uint16x8_t faded = vcombine_u16(vshrn_n_u32(sums0, 14), vshrn_n_u32(sums1, 14));
+    if (opacity != 255) {
+        uint16x8_t product = vaddq_u16(vmulq_n_u16(faded, (uint16_t)opacity), vdupq_n_u16(0x80));
+        faded = vshrq_n_u16(vsraq_n_u16(product, product, 8), 8);
+    }
+    uint16x8_t alphas = vcombine_u16(vdup_lane_u16(vget_low_u16(faded), 3), vdup_lane_u16(vget_high_u16(faded), 3));
+    uint16x8_t factor = vsubq_u16(vdupq_n_u16(255), alphas);
+    uint16x8_t below = vmovl_u8(vreinterpret_u8_u32(vld1_u32(out)));
+    uint16x8_t product = vaddq_u16(vmulq_u16(below, factor), vdupq_n_u16(0x80));
+    below = vshrq_n_u16(vsraq_n_u16(product, product, 8), 8);
+    vst1_u32(out, vreinterpret_u32_u8(vqmovn_u16(vaddq_u16(below, faded))));
+#else
+    out[0] = marquee_bilinear_over(first[0], first[1], first[row], first[row + 1], wx0, wy0, opacity, out[0]);
+    out[1] = marquee_bilinear_over(second[0], second[1], second[row], second[row + 1], wx1, wy1, opacity, out[1]);
+#endif
+}
+
 /* One color (premultiplied, opacity already applied) OVER `count` pixels from `out`, with the
  * arithmetic of `marquee_over`: each channel under * (255 - alpha) / 255 rounded as pixman rounds,
  * plus the color's channel, saturating. A turned card's run of uniform blocks: most of a card's
@@ -265,6 +322,90 @@ static inline void marquee_run_over(uint32_t *out, intptr_t count, uint32_t colo
     (void)alpha;
     for (intptr_t index = 0; index < count; index++) out[index] = marquee_over(color, 255, out[index]);
 #endif
+}
+
+/* A short run (1 <= `count` <= 8) of one color OVER the pixels from `out`, as `marquee_run_over`
+ * blends it, without a branch on its length: eight pixels are read and blended, and those past
+ * the run are written back as they were read, so `out[0...7]` must all be pixels of the caller's
+ * (the rest of the row). The runs between a turned card's glyphs are mostly this short, and
+ * `marquee_run_over`'s branches on their lengths (four at a time or one by one, how many steps)
+ * were a fifth of the compositor's mispredicted branches (docs/performance.md). */
+static inline void marquee_run_over_eight(uint32_t *out, intptr_t count, uint32_t color) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i half = _mm_set1_epi16(0x80);
+    const __m128i colors = _mm_set1_epi32((int)color);
+    const __m128i factor = _mm_set1_epi16((short)(255 - (color >> 24)));
+    const __m128i counts = _mm_set1_epi32((int)count);
+    __m128i pixels[2] = {_mm_loadu_si128((const __m128i *)out), _mm_loadu_si128((const __m128i *)(out + 4))};
+    const __m128i inRun[2] = {_mm_cmpgt_epi32(counts, _mm_setr_epi32(0, 1, 2, 3)),
+                              _mm_cmpgt_epi32(counts, _mm_setr_epi32(4, 5, 6, 7))};
+    for (int half4 = 0; half4 < 2; half4++) {
+        __m128i low = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(pixels[half4], zero), factor), half);
+        __m128i high = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(pixels[half4], zero), factor), half);
+        low = _mm_srli_epi16(_mm_add_epi16(low, _mm_srli_epi16(low, 8)), 8);
+        high = _mm_srli_epi16(_mm_add_epi16(high, _mm_srli_epi16(high, 8)), 8);
+        __m128i blended = _mm_adds_epu8(_mm_packus_epi16(low, high), colors);
+        _mm_storeu_si128((__m128i *)(out + 4 * half4),
+                         _mm_or_si128(_mm_and_si128(inRun[half4], blended), _mm_andnot_si128(inRun[half4], pixels[half4])));
+    }
+#elif defined(MARQUEE_BILINEAR_NEON)
+    const uint8x8_t factor = vdup_n_u8((uint8_t)(255 - (color >> 24)));
+    const uint16x8_t half = vdupq_n_u16(0x80);
+    const uint8x16_t colors = vreinterpretq_u8_u32(vdupq_n_u32(color));
+    const uint32x4_t counts = vdupq_n_u32((uint32_t)count);
+    static const uint32_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (int half4 = 0; half4 < 2; half4++) {
+        uint8x16_t under = vreinterpretq_u8_u32(vld1q_u32(out + 4 * half4));
+        uint16x8_t low = vaddq_u16(vmull_u8(vget_low_u8(under), factor), half);
+        uint16x8_t high = vaddq_u16(vmull_u8(vget_high_u8(under), factor), half);
+        uint8x16_t blended = vqaddq_u8(
+            vcombine_u8(vshrn_n_u16(vsraq_n_u16(low, low, 8), 8), vshrn_n_u16(vsraq_n_u16(high, high, 8), 8)), colors);
+        uint32x4_t inRun = vcgtq_u32(counts, vld1q_u32(lanes + 4 * half4));
+        vst1q_u32(out + 4 * half4, vbslq_u32(inRun, vreinterpretq_u32_u8(blended), vreinterpretq_u32_u8(under)));
+    }
+#else
+    for (intptr_t index = 0; index < count; index++) out[index] = marquee_over(color, 255, out[index]);
+#endif
+}
+
+/* `faded` (premultiplied, opacity applied) OVER `under`, without a branch: the blend that ends
+ * `marquee_bilinear_over`, for a color that is already known. */
+static inline uint32_t marquee_faded_over(uint32_t faded, uint32_t under) {
+#if defined(MARQUEE_BILINEAR_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    __m128i color = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)faded), zero);
+    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(color, 0xFF));
+    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), zero);
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), _mm_set1_epi16(0x80));
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    __m128i sum = _mm_add_epi16(below, color);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+#elif defined(MARQUEE_BILINEAR_NEON)
+    uint16x4_t color = vget_low_u16(vmovl_u8(vcreate_u8(faded)));
+    uint16x4_t factor = vsub_u16(vdup_n_u16(255), vdup_lane_u16(color, 3));
+    uint16x4_t below = vget_low_u16(vmovl_u8(vcreate_u8(under)));
+    uint16x4_t product = vadd_u16(vmul_u16(below, factor), vdup_n_u16(0x80));
+    below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
+    uint16x4_t sum = vadd_u16(below, color);
+    return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
+#else
+    return marquee_over(faded, 255, under);
+#endif
+}
+
+/* A stretch of a turned raster's top or bottom edge, `count` pixels from `out`: samples whose two
+ * texels inside the raster are one color, so that each sample's color hangs on its vertical
+ * weight alone, `colors[weight]` (opacity applied), the weight being the top 7 bits of the
+ * fraction of the walk's y (`fixedY`, 16.16, less half a texel), which moves by `stepY` a pixel.
+ * In place of one interpolation a sample, and of the compositor's loop around it. */
+static inline void marquee_edge_run_over(uint32_t *out, intptr_t count, const uint32_t *colors, int32_t fixedY,
+                                         int32_t stepY) {
+    uint32_t sampleY = (uint32_t)fixedY - 0x8000u;
+    for (intptr_t index = 0; index < count; index++) {
+        out[index] = marquee_faded_over(colors[(sampleY >> 9) & 0x7F], out[index]);
+        sampleY += (uint32_t)stepY;
+    }
 }
 
 /* Asks for the cache line holding the byte at `address` ahead of its use. An address, not a

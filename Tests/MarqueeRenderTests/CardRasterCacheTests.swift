@@ -25,29 +25,33 @@ final class CardRasterCacheTests: XCTestCase {
         let whole = try XCTUnwrap(image.image)
         XCTAssertNotNil(image.runs?.lengths(of: whole))
         _ = cache.cachedImage(for: key("a"))
-        XCTAssertEqual(cache.bytes, rasterBytes + 3 * 100 * 50, "the next lookup charges the map built meanwhile")
+        XCTAssertEqual(
+            cache.bytes, rasterBytes + (3 * 100 * 50 + UniformBlockRuns.edgeTableBytes),
+            "the next lookup charges the map built meanwhile")
         _ = cache.cachedImage(for: key("a"))
-        XCTAssertEqual(cache.bytes, rasterBytes + 3 * 100 * 50, "and charges it once")
+        XCTAssertEqual(
+            cache.bytes, rasterBytes + (3 * 100 * 50 + UniformBlockRuns.edgeTableBytes), "and charges it once")
     }
 
     /// Eviction gives back what each entry was charged, map included: `bytes` never drifts.
     func testEvictionReturnsWhatWasCharged() throws {
         let rasterBytes = 100 * 50 * 4
         // Room for three rasters with maps; the fourth evicts down to three quarters.
-        let cache = CardRasterCache(budgetBytes: 3 * (rasterBytes + 3 * 100 * 50) + 100)
+        let cache = CardRasterCache(
+            budgetBytes: 3 * (rasterBytes + (3 * 100 * 50 + UniformBlockRuns.edgeTableBytes)) + 100)
         for id in ["a", "b", "c"] {
             let image = try cache.image(for: key(id)) { () throws(RenderError) in try raster(width: 100, height: 50) }
             let whole = try XCTUnwrap(image.image)
             _ = image.runs?.lengths(of: whole)
             _ = cache.cachedImage(for: key(id))
         }
-        XCTAssertEqual(cache.bytes, 3 * (rasterBytes + 3 * 100 * 50))
+        XCTAssertEqual(cache.bytes, 3 * (rasterBytes + (3 * 100 * 50 + UniformBlockRuns.edgeTableBytes)))
         _ = try cache.image(for: key("d")) { () throws(RenderError) in try raster(width: 100, height: 50) }
         XCTAssertLessThan(cache.count, 4)
         XCTAssertNotNil(cache.cachedImage(for: key("d")), "the image just made is kept")
         var expected = rasterBytes
         for id in ["a", "b", "c"] where cache.cachedImage(for: key(id)) != nil {
-            expected += rasterBytes + 3 * 100 * 50
+            expected += rasterBytes + (3 * 100 * 50 + UniformBlockRuns.edgeTableBytes)
         }
         XCTAssertEqual(cache.bytes, expected)
     }

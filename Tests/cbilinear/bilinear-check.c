@@ -85,6 +85,26 @@ int main(void) {
             printf("bilinear over %08x %08x %08x %08x (%u, %u) at %u over %08x: %08x, not %08x\n", tl, tr, bl, br, wx,
                    wy, opacity, under, got, want);
     }
+    /* Two samples at once (`marquee_bilinear_over_two`): random texels, weights, opacities and
+     * pixels under for each, against the references, rows three texels apart. */
+    for (int round = 0; round < 2000000; round++) {
+        uint32_t texels[2][5], out[3], want[2], opacity = round % 3 == 0 ? 255 : next() % 256, wx[2], wy[2];
+        for (int sample = 0; sample < 2; sample++) {
+            for (int index = 0; index < 5; index++) texels[sample][index] = color();
+            if (round % 4 == sample) texels[sample][1] = texels[sample][3] = texels[sample][4] = texels[sample][0];
+            wx[sample] = next() % 128;
+            wy[sample] = next() % 128;
+            out[sample] = next();
+            want[sample] = reference_over(reference_bilinear(texels[sample][0], texels[sample][1], texels[sample][3],
+                                                             texels[sample][4], wx[sample], wy[sample]),
+                                          opacity, out[sample]);
+        }
+        out[2] = 0x12345678u;
+        marquee_bilinear_over_two(texels[0], texels[1], 3, wx[0], wy[0], wx[1], wy[1], opacity, out);
+        checked++;
+        if ((out[0] != want[0] || out[1] != want[1] || out[2] != 0x12345678u) && failures++ < 18)
+            printf("two samples at %u: %08x %08x, not %08x %08x\n", opacity, out[0], out[1], want[0], want[1]);
+    }
     /* Runs of one color (`marquee_run_over`): every length up to 40 over pixels under that repeat
      * in fours now and then (the step that takes the last result again) or take one of two values
      * (four pixels matching the last four in some lanes only), against `reference_over` pixel by
@@ -111,6 +131,54 @@ int main(void) {
                 if (failures++ < 20)
                     printf("run of %08x, %ld long, pixel %d: %08x, not %08x\n", c, (long)count, index - 4,
                            pixels[index], want[index]);
+                break;
+            }
+    }
+    /* Short runs (`marquee_run_over_eight`): every length from 1 to 8 against `reference_over`
+     * pixel by pixel, the pixels after the run (up to the eighth) and either side left as they
+     * were. */
+    for (int round = 0; round < 200000; round++) {
+        uint32_t c = color(), pixels[16], want[16];
+        if (round % 7 == 0) c |= 0xFF000000u;
+        if (round % 11 == 1) c = 0;
+        intptr_t count = 1 + round % 8;
+        for (int index = 0; index < 16; index++) pixels[index] = next();
+        if (round % 3 == 0)
+            for (int index = 4; index < 16; index++) pixels[index] = pixels[4];
+        for (int index = 0; index < 16; index++)
+            want[index] = index >= 4 && index < 4 + count ? reference_over(c, 255, pixels[index]) : pixels[index];
+        marquee_run_over_eight(pixels + 4, count, c);
+        checked++;
+        for (int index = 0; index < 16; index++)
+            if (pixels[index] != want[index]) {
+                if (failures++ < 30)
+                    printf("short run of %08x, %ld long, pixel %d: %08x, not %08x\n", c, (long)count, index - 4,
+                           pixels[index], want[index]);
+                break;
+            }
+    }
+    /* Stretches of an edge (`marquee_edge_run_over`): a table of 128 colors looked up by each
+     * pixel's vertical weight as the walk moves by steps of either sign, against `reference_over`
+     * pixel by pixel; the pixels after the stretch left alone. */
+    for (int round = 0; round < 100000; round++) {
+        uint32_t colors[128], pixels[40], want[40];
+        for (int index = 0; index < 128; index++) colors[index] = color();
+        if (round % 5 == 0) colors[next() % 128] |= 0xFF000000u;
+        intptr_t count = round % 33;
+        int32_t fixedY = (int32_t)(next() % 0x400000) - 0x200000;
+        int32_t stepY = (int32_t)(next() % 0x20000) - 0x10000;
+        for (int index = 0; index < 40; index++) pixels[index] = next();
+        for (int index = 0; index < 40; index++) {
+            int32_t sample = fixedY + index * stepY - 0x8000;
+            want[index] = index < count ? reference_over(colors[(sample >> 9) & 0x7F], 255, pixels[index]) : pixels[index];
+        }
+        marquee_edge_run_over(pixels, count, colors, fixedY, stepY);
+        checked++;
+        for (int index = 0; index < 40; index++)
+            if (pixels[index] != want[index]) {
+                if (failures++ < 35)
+                    printf("edge stretch, %ld long, pixel %d: %08x, not %08x\n", (long)count, index, pixels[index],
+                           want[index]);
                 break;
             }
     }

@@ -52,9 +52,10 @@ enum CardCompositor {
         if item.rotation != 0 || runs != nil, tint == nil, path == .own, raster.format == PIXMAN_a8r8g8b8,
             target.format == PIXMAN_x8r8g8b8 || target.format == PIXMAN_a8r8g8b8
         {
+            let alpha = UInt32(solidMaskAlpha(opacity) >> 8)
             TurnedCardCompositor.composite(
-                raster, transform: transform, opacity: UInt32(solidMaskAlpha(opacity) >> 8), rows: rows,
-                columns: columns, runs: runs?.maps(of: raster), onto: target)
+                raster, transform: transform, opacity: alpha, rows: rows, columns: columns,
+                runs: runs?.maps(of: raster, opacity: alpha), onto: target)
             return
         }
         var fixed = transform

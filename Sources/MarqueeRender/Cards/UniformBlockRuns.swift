@@ -32,15 +32,60 @@ final class UniformBlockRuns {
     /// The color whose runs the row's own map marks with its top bit (see `lengths(of:)`).
     private(set) var commonColor: UInt32 = 0
 
-    /// What the compositor reads: the counts and the color the own map's top bit stands for.
+    /// The open fill's rectangles of blocks, found with the maps (`openFills(ownMap:...)`): the
+    /// largest, and the largest beside it.
+    private(set) var openFill: OpenFill?
+    private(set) var otherOpenFill: OpenFill?
+
+    /// What the compositor reads: the counts, the color the own map's top bit stands for, the
+    /// rectangle of the open fill, and the colors of samples along the fill's top and bottom
+    /// edges by their vertical weight (`edgeColors(opacity:)`).
     struct Maps {
         let lengths: UnsafePointer<UInt8>
         let commonColor: UInt32
+        var openFill: OpenFill? = nil
+        var otherOpenFill: OpenFill? = nil
+        var edgeColors: UnsafePointer<UInt32>? = nil
     }
 
-    /// The maps for `raster`, built on the first call (`lengths(of:)`).
-    func maps(of raster: PixmanImage) -> Maps? {
-        lengths(of: raster).map { Maps(lengths: $0, commonColor: commonColor) }
+    /// The maps for `raster`, built on the first call (`lengths(of:)`), with the edge colors at
+    /// `opacity` (the solid mask's 8-bit alpha).
+    func maps(of raster: PixmanImage, opacity: UInt32 = 255) -> Maps? {
+        lengths(of: raster).map {
+            Maps(
+                lengths: $0, commonColor: commonColor, openFill: openFill, otherOpenFill: otherOpenFill,
+                edgeColors: edgeColors(opacity: opacity))
+        }
+    }
+
+    /// 256 colors, made with the maps; the opacity they were last worked out for.
+    private var edgeTable: UnsafeMutablePointer<UInt32>?
+    private var edgeTableOpacity: UInt32?
+
+    /// The color of a sample along the raster's top edge whose two texels inside are
+    /// `commonColor` (the row above is outside, transparent), by its vertical weight w (0...127),
+    /// at `opacity`: [w]; along the bottom edge (the row below outside): [128 + w]. The
+    /// interpolation of (0, 0, c, c) is c * w / 128 in each channel, truncated, whatever the
+    /// horizontal weight. Worked out again only when the opacity changes (a fading card: once a
+    /// frame, not once a band).
+    private func edgeColors(opacity: UInt32) -> UnsafePointer<UInt32>? {
+        guard let edgeTable else { return nil }
+        if edgeTableOpacity != opacity {
+            edgeTableOpacity = opacity
+            let fill = commonColor
+            for weight in UInt32(0)..<128 {
+                func scaled(_ weight: UInt32) -> UInt32 {
+                    let color = marquee_bilinear(0, 0, fill, fill, 0, weight)
+                    return opacity == 255 ? color : TurnedCardCompositor.multiply(color, by: opacity)
+                }
+                edgeTable[Int(weight)] = scaled(weight)
+                // (c, c, 0, 0) at w is (0, 0, c, c) at 128 - w; at w = 0, c itself.
+                edgeTable[128 + Int(weight)] =
+                    weight == 0
+                    ? (opacity == 255 ? fill : TurnedCardCompositor.multiply(fill, by: opacity)) : scaled(128 - weight)
+            }
+        }
+        return UnsafePointer(edgeTable)
     }
 
     init(width: Int, height: Int) {
@@ -48,11 +93,17 @@ final class UniformBlockRuns {
         self.height = height
     }
 
-    deinit { lengths?.deallocate() }
+    deinit {
+        lengths?.deallocate()
+        edgeTable?.deallocate()
+    }
 
     /// The memory the maps take: nothing until built (most rasters are never drawn turned long
-    /// enough to get one), then three bytes a texel.
-    var byteCount: Int { isBuilt ? 3 * width * height : 0 }
+    /// enough to get one), then three bytes a texel and the edge colors' table.
+    var byteCount: Int { isBuilt ? 3 * width * height + Self.edgeTableBytes : 0 }
+
+    /// The edge colors' table: 256 colors.
+    static let edgeTableBytes = 256 * 4
 
     /// The counts for `raster` (the raster this map was made for), built on the first call: the
     /// row's own at [y * width + x], those of rows y - slack ... y + slack after them, at
@@ -156,6 +207,8 @@ final class UniformBlockRuns {
         for y in 0..<height {
             marquee_mark_common(map + y * width, pixels + y * sourceRow, width, commonColor)
         }
+        (openFill, otherOpenFill) = Self.openFills(ownMap: map, width: width, height: height)
+        edgeTable = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
         lengths = map
         return UnsafePointer(map)
     }
