@@ -32,14 +32,9 @@ final class TurnedCardCompositorTests: XCTestCase {
                     pixels[y * raster.stride / 4 + x] = !inside ? 0 : below(8) == 0 ? premultiplied() : fill
                 }
             }
-            let target = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 160, height: 120)
-            let under = target.pixels!.assumingMemoryBound(to: UInt32.self)
-            let plain = UInt32(truncatingIfNeeded: random.next())
-            for index in 0..<(160 * 120) {
-                under[index] = below(5) == 0 ? UInt32(truncatingIfNeeded: random.next()) : plain
-            }
-            let reference = try PixmanImage(format: PIXMAN_x8r8g8b8, width: 160, height: 120)
-            reference.pixels!.copyMemory(from: target.pixels!, byteCount: target.byteCount)
+            let targets = try CompositorTestTargets(width: 160, height: 120, oddOneIn: 5, random: &random)
+            let target = targets.own
+            let reference = targets.reference
 
             var item = DisplayList.Item(
                 content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
@@ -53,16 +48,8 @@ final class TurnedCardCompositorTests: XCTestCase {
 
             try CardCompositor.draw(raster, item, onto: target, turnedCards: .own)
             try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
-            let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
-            var firstDifference: String?
-            for index in 0..<(160 * 120) where under[index] != expected[index] {
-                differing += 1
-                if firstDifference == nil {
-                    firstDifference =
-                        "at (\(index % 160), \(index / 160)): "
-                        + "\(String(under[index], radix: 16)) instead of \(String(expected[index], radix: 16))"
-                }
-            }
+            let (count, firstDifference) = targets.differences()
+            differing += count
             if let firstDifference {
                 XCTFail(
                     "round \(round) (\(width)x\(height), rotation \(item.rotation), scale \(item.scale), "
@@ -109,14 +96,10 @@ final class TurnedCardCompositorTests: XCTestCase {
                     pixels[y * raster.stride / 4 + x] = texel
                 }
             }
-            let target = try PixmanImage(format: PIXMAN_x8r8g8b8, width: targetWidth, height: targetHeight)
-            let under = target.pixels!.assumingMemoryBound(to: UInt32.self)
-            let plain = UInt32(truncatingIfNeeded: random.next())
-            for index in 0..<(targetWidth * targetHeight) {
-                under[index] = below(7) == 0 ? UInt32(truncatingIfNeeded: random.next()) : plain
-            }
-            let reference = try PixmanImage(format: PIXMAN_x8r8g8b8, width: targetWidth, height: targetHeight)
-            reference.pixels!.copyMemory(from: target.pixels!, byteCount: target.byteCount)
+            let targets = try CompositorTestTargets(
+                width: targetWidth, height: targetHeight, oddOneIn: 7, random: &random)
+            let target = targets.own
+            let reference = targets.reference
 
             var item = DisplayList.Item(
                 content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
@@ -139,16 +122,8 @@ final class TurnedCardCompositorTests: XCTestCase {
             if let map = runs.lengths(of: raster), (0..<(width * height)).contains(where: { map[$0] > 3 }) {
                 runsUsed += 1
             }
-            let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
-            var firstDifference: String?
-            for index in 0..<(targetWidth * targetHeight) where under[index] != expected[index] {
-                differing += 1
-                if firstDifference == nil {
-                    firstDifference =
-                        "at (\(index % targetWidth), \(index / targetWidth)): "
-                        + "\(String(under[index], radix: 16)) instead of \(String(expected[index], radix: 16))"
-                }
-            }
+            let (count, firstDifference) = targets.differences()
+            differing += count
             if let firstDifference {
                 XCTFail(
                     "round \(round) (\(width)x\(height), rotation \(item.rotation), scale \(item.scale), "

@@ -131,14 +131,10 @@ final class TurnedCardOpenFillTests: XCTestCase {
                         corner ? 0 : edge ? 0x7878_7878 : text ? UInt32(below(256)) * 0x0101_0101 : fill
                 }
             }
-            let target = try PixmanImage(format: PIXMAN_x8r8g8b8, width: targetWidth, height: targetHeight)
-            let under = target.pixels!.assumingMemoryBound(to: UInt32.self)
-            let plain = UInt32(truncatingIfNeeded: random.next())
-            for index in 0..<(targetWidth * targetHeight) {
-                under[index] = below(9) == 0 ? UInt32(truncatingIfNeeded: random.next()) : plain
-            }
-            let reference = try PixmanImage(format: PIXMAN_x8r8g8b8, width: targetWidth, height: targetHeight)
-            reference.pixels!.copyMemory(from: target.pixels!, byteCount: target.byteCount)
+            let targets = try CompositorTestTargets(
+                width: targetWidth, height: targetHeight, oddOneIn: 9, random: &random)
+            let target = targets.own
+            let reference = targets.reference
             var item = DisplayList.Item(
                 content: .card(Card(id: "t"), index: 0, section: 0, item: 0),
                 frame: Rect(
@@ -158,16 +154,8 @@ final class TurnedCardOpenFillTests: XCTestCase {
             try CardCompositor.draw(raster, item, onto: reference, turnedCards: .pixmanWithoutOutline)
             if runs.openFill != nil { filled += 1 }
             if runs.otherOpenFill != nil { filledBeside += 1 }
-            let expected = reference.pixels!.assumingMemoryBound(to: UInt32.self)
-            var firstDifference: String?
-            for index in 0..<(targetWidth * targetHeight) where under[index] != expected[index] {
-                differing += 1
-                if firstDifference == nil {
-                    firstDifference =
-                        "at (\(index % targetWidth), \(index / targetWidth)): "
-                        + "\(String(under[index], radix: 16)) instead of \(String(expected[index], radix: 16))"
-                }
-            }
+            let (count, firstDifference) = targets.differences()
+            differing += count
             if let firstDifference {
                 XCTFail(
                     "round \(round) (\(width)x\(height), fill \(String(describing: runs.openFill)), rotation "
