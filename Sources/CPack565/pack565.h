@@ -235,7 +235,7 @@ static inline void marquee_turn565_line(
  * 1080p frame's band copies against 0.18-0.19). Each panel row's line goes in two 32-byte stores,
  * so with `streaming` every line must start on 32 bytes. The panel row of frame column k is
  * `row0 + k * rowBytes` (rowBytes negative counter-clockwise). */
-__attribute__((target("avx2"), always_inline)) static inline void marquee_turn565_line8_avx2(
+__attribute__((target("avx2"))) static inline void marquee_turn565_line8_avx2(
     const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming) {
     __m256i byteWeights, pairWeights;
     marquee_pack565_avx2_weights(bgr, &byteWeights, &pairWeights);
@@ -280,48 +280,24 @@ __attribute__((target("avx2"), always_inline)) static inline void marquee_turn56
         }
     }
 }
-
-/* `steps` eight-column steps, one after the other along the frame row, in one call: the loop
- * made once for each way round and store kind, so that a step keeps no branches and its weights
- * stay in registers (a call a step cost its prologue and those selects every 256 pixels). */
-__attribute__((target("avx2"))) static inline void marquee_turn565_lines8_avx2(
-    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming,
-    long steps) {
-#define MARQUEE_TURN565_STEPS(CLOCKWISE, STREAMING)                                                            \
-    for (long step = 0; step < steps; step++)                                                                  \
-        marquee_turn565_line8_avx2(from + 8 * step, stride, CLOCKWISE, bgr, row0 + 8 * step * rowBytes, rowBytes, \
-                                   STREAMING)
-    if (clockwise && streaming) {
-        MARQUEE_TURN565_STEPS(1, 1);
-    } else if (clockwise) {
-        MARQUEE_TURN565_STEPS(1, 0);
-    } else if (streaming) {
-        MARQUEE_TURN565_STEPS(0, 1);
-    } else {
-        MARQUEE_TURN565_STEPS(0, 0);
-    }
-#undef MARQUEE_TURN565_STEPS
-}
 #endif
 
-/* `steps` times eight frame columns of 32 rows, each step's panel rows after the last's: the AVX2
- * step when `avx2` is nonzero (x86-64, and only if `marquee_pack565_avx2_usable()` said so),
- * otherwise two four-column steps. With `streaming`, lines start on 32 bytes (QuarterTurn streams
- * only into buffers whose rows start on cache lines). */
+/* Eight frame columns of 32 rows: the AVX2 step when `avx2` is nonzero (x86-64, and only if
+ * `marquee_pack565_avx2_usable()` said so), otherwise two four-column steps. With `streaming`, lines start on 32 bytes
+ * (QuarterTurn streams only into buffers whose rows start on cache lines). */
 static inline void marquee_turn565_line8(
-    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming, int avx2,
-    long steps) {
+    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming, int avx2) {
 #if defined(MARQUEE_PACK565_AVX2)
     if (avx2) {
-        marquee_turn565_lines8_avx2(from, stride, clockwise, bgr, row0, rowBytes, streaming, steps);
+        marquee_turn565_line8_avx2(from, stride, clockwise, bgr, row0, rowBytes, streaming);
         return;
     }
 #else
     (void)avx2;
 #endif
-    for (long column = 0; column < 8 * steps; column += 4) {
-        char *row = row0 + column * rowBytes;
-        marquee_turn565_line(from + column, stride, clockwise, bgr, (uint16_t *)row, (uint16_t *)(row + rowBytes),
+    for (int half = 0; half < 2; half++) {
+        char *row = row0 + 4 * half * rowBytes;
+        marquee_turn565_line(from + 4 * half, stride, clockwise, bgr, (uint16_t *)row, (uint16_t *)(row + rowBytes),
                              (uint16_t *)(row + 2 * rowBytes), (uint16_t *)(row + 3 * rowBytes), streaming);
     }
 }

@@ -130,9 +130,9 @@ int main(void) {
             for (int k = 0; k < 8; k++) panel8[k][32] = 0xBEEF;
             long rowBytes = sizeof panel8[0];
             if (clockwise)
-                marquee_turn565_line8(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming, avx2, 1);
+                marquee_turn565_line8(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming, avx2);
             else
-                marquee_turn565_line8(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming, avx2, 1);
+                marquee_turn565_line8(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming, avx2);
             linesChecked++;
             int bad = 0;
             for (int k = 0; k < 8; k++) {

@@ -77,12 +77,10 @@ enum QuarterTurn {
                 var y = top
                 while y < linesEnd {
                     var x = left
-                    // The 16-bit formats eight columns a step (CPack565: AVX2 where there is),
-                    // the tile's steps in one call.
-                    if lineRows == 32 {
-                        let steps = (stripsEnd &- x) / 8
-                        if steps > 0 { turnLines565(x: x, y: y, steps: steps) }
-                        x &+= 8 &* steps
+                    // The 16-bit formats eight columns a step (CPack565: AVX2 where there is).
+                    while lineRows == 32 && x &+ 8 <= stripsEnd {
+                        turnLine565(x: x, y: y)
+                        x &+= 8
                     }
                     while x < stripsEnd {
                         turnLine(x: x, y: y)
@@ -123,13 +121,13 @@ enum QuarterTurn {
                 of: Encoding.encode(columns.3), toByteOffset: offset, as: SIMD4<Encoding.Word>.self)
         }
 
-        /// `steps` times eight frame columns from x, a line's frame rows from y, in a 16-bit format.
-        @inline(__always) func turnLines565(x: Int, y: Int, steps: Int) {
+        /// Eight frame columns from x, a line's frame rows from y, in a 16-bit format.
+        @inline(__always) func turnLine565(x: Int, y: Int) {
             let offset = panelX(y, lineRows) &* wordSize
             marquee_turn565_line8(
                 source + (y &* sourceStride &+ x), sourceStride, clockwise ? 1 : 0, bgr,
                 (panelRow(x) + offset).assumingMemoryBound(to: CChar.self),
-                clockwise ? bytesPerRow : -bytesPerRow, streaming ? 1 : 0, avx2, steps)
+                clockwise ? bytesPerRow : -bytesPerRow, streaming ? 1 : 0, avx2)
         }
 
         /// Four frame columns from x, a line's frame rows from y: every panel row's line computed
