@@ -255,8 +255,10 @@ __attribute__((target("avx2"))) static inline void marquee_turn565_line8_avx2(
         /* Within each half: words of rows 0 and 1 (4 and 5, 2 and 3, 6 and 7) side by side, then
          * rows 0-3 (4-7), then a column's eight rows: column k in the low half, k + 4 in the
          * high one. */
-        __m256i rows01 = _mm256_unpacklo_epi16(packed[0], packed[1]), rows45 = _mm256_unpackhi_epi16(packed[0], packed[1]);
-        __m256i rows23 = _mm256_unpacklo_epi16(packed[2], packed[3]), rows67 = _mm256_unpackhi_epi16(packed[2], packed[3]);
+        __m256i rows01 = _mm256_unpacklo_epi16(packed[0], packed[1]);
+        __m256i rows45 = _mm256_unpackhi_epi16(packed[0], packed[1]);
+        __m256i rows23 = _mm256_unpacklo_epi16(packed[2], packed[3]);
+        __m256i rows67 = _mm256_unpackhi_epi16(packed[2], packed[3]);
         __m256i low03 = _mm256_unpacklo_epi32(rows01, rows23), high03 = _mm256_unpackhi_epi32(rows01, rows23);
         __m256i low47 = _mm256_unpacklo_epi32(rows45, rows67), high47 = _mm256_unpackhi_epi32(rows45, rows67);
         int piece = clockwise ? 3 - octet : octet;
@@ -283,8 +285,8 @@ __attribute__((target("avx2"))) static inline void marquee_turn565_line8_avx2(
 #endif
 
 /* Eight frame columns of 32 rows: the AVX2 step when `avx2` is nonzero (x86-64, and only if
- * `marquee_pack565_avx2_usable()` said so), otherwise two four-column steps. With `streaming`, lines start on 32 bytes
- * (QuarterTurn streams only into buffers whose rows start on cache lines). */
+ * `marquee_pack565_avx2_usable()` said so), otherwise two four-column steps. With `streaming`,
+ * lines start on 32 bytes (QuarterTurn streams only into rows that start on cache lines). */
 static inline void marquee_turn565_line8(
     const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming, int avx2) {
 #if defined(MARQUEE_PACK565_AVX2)
