@@ -122,7 +122,7 @@ int main(void) {
     }
     /* The eight-column step, its panel rows going down (clockwise) or up the buffer: with AVX2
      * where this processor has it, and as two four-column steps (what arm64 runs) everywhere. */
-    static uint16_t panel8[8][40] __attribute__((aligned(64)));
+    static uint16_t panel8[8][48] __attribute__((aligned(64))); /* lines on 32 bytes, as streaming needs */
     for (int avx2 = 0; avx2 <= marquee_pack565_avx2_usable(); avx2++) {
         for (int round = 0; round < 2000; round++) {
             for (int i = 0; i < 32 * 37; i++) block[i] = next();
