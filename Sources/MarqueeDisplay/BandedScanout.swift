@@ -9,23 +9,17 @@ public protocol BandedScanout: AnyObject {
     /// Rows the band grid is moved up by, so that band edges fall on the copy's own grid
     /// (`FrameCopier.bandPhase`): the first band has `bandRows - bandPhase` rows.
     var bandPhase: Int { get }
-    /// Whether the renderer should hand plain rows (all background) to `presentInBands`'s `fill`
-    /// instead of drawing and copying them: false where a fill costs more than the copy it saves.
-    var writesPlainRows: Bool { get }
     /// Presents the next frame, to be seen at `time.targetTimestamp`. Unless the display shows
     /// nothing now, `draw` is called once with the back buffer (by identity: the renderer keeps a
     /// record of the frame each buffer holds), the buffer on screen (nil when its content does not
     /// count: nothing shown yet, or a frame to be committed whole) and `copy`, which writes the
-    /// given rows of a frame (a band's frame view) into the back buffer, turned and converted, and
-    /// `fill`, which writes the given frame rows all of one pixel (the background where no item
-    /// reaches), turned and converted the same way.
+    /// given rows of a frame (a band's frame view) into the back buffer, turned and converted.
     /// `draw` returns the bands of rows that differ from the frame on screen (empty: nothing to
     /// show, and nothing is committed), or nil when it failed (nothing is committed either).
     func presentInBands(
         at time: FrameTime,
         draw: (
-            _ target: AnyObject, _ onScreen: AnyObject?, _ copy: (_ frame: PixelBuffer, _ rows: Range<Int>) -> Void,
-            _ fill: (_ pixel: UInt32, _ rows: Range<Int>) -> Void
+            _ target: AnyObject, _ onScreen: AnyObject?, _ copy: (_ frame: PixelBuffer, _ rows: Range<Int>) -> Void
         ) -> RowBands?
     ) throws(DisplayError)
 }

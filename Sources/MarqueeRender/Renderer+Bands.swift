@@ -1,4 +1,3 @@
-import CPixman
 import MarqueeCore
 
 /// The frame a scan-out buffer holds, as far as the band renderer knows (`Renderer.bandRecords`).
@@ -23,21 +22,6 @@ extension Renderer {
         _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, through band: BandBuffer,
         sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
     ) throws(RenderError) -> RowBands {
-        try render(
-            list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink, fill: { _, _ in },
-            fillsPlainRows: false)
-    }
-
-    /// The same, but when `fillsPlainRows` the runs of at least `plainRunMinimum` frame rows that
-    /// no item reaches (the gaps between cards, the margins) are not drawn: `fill` is called with
-    /// the background's pixel (as the band would hold it) and the rows, to be written straight
-    /// into the scan-out buffer. Those rows are written once instead of filled in the band and
-    /// copied.
-    public func render(
-        _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, through band: BandBuffer,
-        sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void,
-        fill: (_ pixel: UInt32, _ rows: Range<Int>) -> Void, fillsPlainRows: Bool
-    ) throws(RenderError) -> RowBands {
         let height = band.frameHeight
         guard let tools = try beginFrame(list, deck: deck, width: band.width, height: height) else {
             throw RenderError(.imageCreationFailed, "the renderer has no style")
@@ -54,36 +38,16 @@ extension Renderer {
         swap(&bandRecords[record].drawn, &wanted)
         guard !damage.bands.isEmpty else { return changed }
         startDrawing(list, deck: deck)
-        if fillsPlainRows {
-            findPlainRuns(of: bandRecords[record].drawn.items, height: height)
-        } else {
-            plainRuns.removeAll(keepingCapacity: true)
-        }
-        let background = SolidFill.pixel(pixman_color_t(list.background))
         var first = true
         do {
             for damaged in damage.bands {
                 let rows = damaged.clamped(to: 0..<height)
                 var top = rows.lowerBound
-                var run = 0
                 while top < rows.upperBound {
-                    // Plain runs are sorted: those ending above `top` are passed for good.
-                    while run < plainRuns.count && plainRuns[run].upperBound <= top { run += 1 }
-                    var plainStart = rows.upperBound
-                    if run < plainRuns.count {
-                        if plainRuns[run].lowerBound <= top {
-                            let plain = top..<min(rows.upperBound, plainRuns[run].upperBound)
-                            fill(background, plain)
-                            top = plain.upperBound
-                            continue
-                        }
-                        plainStart = min(plainStart, plainRuns[run].lowerBound)
-                    }
-                    // The damaged rows of one grid window up to the next plain run: every window
-                    // starts on the grid, so a scroll's (whole-frame) damage is drawn and copied
-                    // in whole bands where no plain run cuts it.
+                    // The damaged rows of one grid window: every window starts on the grid, so
+                    // a scroll's (whole-frame) damage is drawn and copied in whole bands.
                     let index = band.index(ofRow: top)
-                    let window = top..<min(plainStart, band.window(index).upperBound)
+                    let window = top..<min(rows.upperBound, band.window(index).upperBound)
                     let (frame, image) = try band.view(index)
                     image.clip(toRows: window)
                     defer { image.clip(toRows: nil) }
@@ -102,13 +66,12 @@ extension Renderer {
         return changed
     }
 
-    /// The same with plain rows filled, through a band buffer of `rows` rows (its grid moved up by `phase` rows) for
+    /// The same, through a band buffer of `rows` rows (its grid moved up by `phase` rows) for
     /// frames of `size` that the renderer keeps (made once per size: two outputs of different
     /// sizes each have theirs).
     public func render(
         _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, size: PixelSize, rows: Int,
-        phase: Int = 0, sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void,
-        fill: (_ pixel: UInt32, _ rows: Range<Int>) -> Void, fillsPlainRows: Bool
+        phase: Int = 0, sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
     ) throws(RenderError) -> RowBands {
         let band: BandBuffer
         if let known = bandBuffers.first(where: {
@@ -121,40 +84,7 @@ extension Renderer {
             band = BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: rows, phase: phase)
             bandBuffers.append(band)
         }
-        return try render(
-            list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink, fill: fill,
-            fillsPlainRows: fillsPlainRows)
-    }
-
-    /// Rows a plain run needs to be written straight into the scan-out buffer: a shorter one
-    /// would cut a band's copy into two for a few rows (on a quarter turn, two partial cache
-    /// lines on every panel row).
-    static let plainRunMinimum = 4
-
-    /// Sets `plainRuns` to the runs of at least `plainRunMinimum` rows of `0..<height` that none
-    /// of `items` reaches, top to bottom: there the frame is the background alone. Sorted in
-    /// place in reused arrays (a frame holds a few dozen items): no allocation per frame.
-    private func findPlainRuns(of items: [DrawnItem], height: Int) {
-        plainRuns.removeAll(keepingCapacity: true)
-        coveredRows.removeAll(keepingCapacity: true)
-        for item in items {
-            let rows = item.rows.clamped(to: 0..<height)
-            guard !rows.isEmpty else { continue }
-            // Insertion by top row: items come mostly in layout order already.
-            var at = coveredRows.count
-            coveredRows.append(rows)
-            while at > 0 && coveredRows[at - 1].lowerBound > rows.lowerBound {
-                coveredRows[at] = coveredRows[at - 1]
-                at -= 1
-            }
-            coveredRows[at] = rows
-        }
-        var top = 0
-        for rows in coveredRows {
-            if rows.lowerBound - top >= Self.plainRunMinimum { plainRuns.append(top..<rows.lowerBound) }
-            top = max(top, rows.upperBound)
-        }
-        if height - top >= Self.plainRunMinimum { plainRuns.append(top..<height) }
+        return try render(list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink)
     }
 
     /// Forgets what every scan-out buffer holds (a new style, new templates).

@@ -96,10 +96,6 @@ public final class Renderer {
     var bandRecords: [BandRecord] = []
     /// Band buffers for `render(_:deck:bandsFor:onScreen:size:rows:sink:)`, one per frame size.
     var bandBuffers: [BandBuffer] = []
-    /// The frame rows no item reaches, for the band renderer's fills (`findPlainRuns`), and the
-    /// items' rows sorted to find them: kept across frames for their capacity.
-    var plainRuns: [Range<Int>] = []
-    var coveredRows: [Range<Int>] = []
 
     /// `fontOverride` is a font file used for every role instead of the style's fontconfig
     /// patterns (`--font PATH`); it is checked at once so a wrong path fails at start.

@@ -11,12 +11,12 @@ extension Session {
     ) throws(RuntimeError) {
         var failure: RenderError?
         do throws(DisplayError) {
-            try backend.presentInBands(at: time) { target, onScreen, copy, fill in
+            try backend.presentInBands(at: time) { target, onScreen, copy in
                 do throws(RenderError) {
                     return try renderer.render(
                         list, deck: deck, bandsFor: target, onScreen: onScreen, size: size, rows: backend.bandRows,
                         phase: backend.bandPhase,
-                        sink: copy, fill: fill, fillsPlainRows: backend.writesPlainRows)
+                        sink: copy)
                 } catch {
                     failure = error
                     return nil

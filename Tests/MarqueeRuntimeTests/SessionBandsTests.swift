@@ -33,21 +33,14 @@ final class SessionBandsTests: XCTestCase {
         func presentedFrame() -> PixelBuffer? { nil }
         func restore() {}
         var bandRows: Int { 64 }
-        var writesPlainRows: Bool { true }
         var bandPhase: Int { FrameCopier.bandPhase(frameHeight: size.height, rows: bandRows, rotation: .quarter) }
 
         func presentInBands(
             at time: FrameTime,
-            draw: (
-                _ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void,
-                _ fill: (UInt32, Range<Int>) -> Void
-            ) -> RowBands?
+            draw: (_ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void) -> RowBands?
         ) throws(DisplayError) {
             let scanout = scanout
-            guard
-                let damage = draw(
-                    scanout.back, scanout.front, { scanout.copy($0, rows: $1) }, { scanout.fill($0, rows: $1) })
-            else { return }
+            guard let damage = draw(scanout.back, scanout.front, { scanout.copy($0, rows: $1) }) else { return }
             if damage.isEmpty {
                 unchanged += 1
                 return

@@ -7,10 +7,5 @@ extension DRMBackend: BandedScanout {
     /// The band height of every DRM output (and of `bench --scanout`'s display paths).
     public static let rowsPerBand = 64
     public var bandRows: Int { Self.rowsPerBand }
-    /// Not on a quarter turn: there plain rows are short runs of panel columns on every panel
-    /// row, and cutting the turned copy at them made rotate 90 slower (docs/performance.md).
-    public var writesPlainRows: Bool { !copyRotation.swapsAxes }
-    public var bandPhase: Int {
-        FrameCopier.bandPhase(frameHeight: size.height, rows: bandRows, rotation: copyRotation)
-    }
+    public var bandPhase: Int { FrameCopier.bandPhase(frameHeight: size.height, rows: bandRows, rotation: copyRotation) }
 }

@@ -384,10 +384,7 @@ public final class DRMBackend: DisplayBackend {
     /// rows that buffer lacks, per the renderer's record of it, are drawn and written, once each.
     public func presentInBands(
         at time: FrameTime,
-        draw: (
-            _ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void,
-            _ fill: (UInt32, Range<Int>) -> Void
-        ) -> RowBands?
+        draw: (_ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void) -> RowBands?
     ) throws(DisplayError) {
         // Off or unplugged, the CRTC takes no flips: nothing is drawn; the renderer's records of
         // the buffers stay true, so the next frame draws what each lacks.
@@ -403,9 +400,6 @@ public final class DRMBackend: DisplayBackend {
                 target, onScreen,
                 { frame, rows in
                     FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation)
-                },
-                { pixel, rows in
-                    PlainRowFill.fill(pixel, rows: rows, to: target.surface, rotation: rotation)
                 })
         else { return }
         if damage.isEmpty && !commitsWholeFrame {

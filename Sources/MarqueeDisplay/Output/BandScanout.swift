@@ -17,7 +17,7 @@ public final class BandScanout {
     private var next = 0
     /// False until the first flip: nothing is on screen yet.
     private var flipped = false
-    /// Milliseconds spent copying bands (and filling plain rows) since `resetCopyTime()`.
+    /// Milliseconds spent copying bands since `resetCopyTime()`.
     public private(set) var copyMilliseconds = 0.0
 
     /// The name of one buffer, for the renderer's record of what it holds.
@@ -41,16 +41,6 @@ public final class BandScanout {
     public func copy(_ frame: PixelBuffer, rows: Range<Int>) {
         let start = MonotonicClock.now()
         FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation)
-        copyMilliseconds += (MonotonicClock.now() - start) * 1000
-    }
-
-    /// As the DRM backend's: plain rows are written straight in unless the copy is a quarter turn.
-    public var writesPlainRows: Bool { !rotation.swapsAxes }
-
-    /// Writes frame rows `rows`, all `pixel` (the background), into the back buffer.
-    public func fill(_ pixel: UInt32, rows: Range<Int>) {
-        let start = MonotonicClock.now()
-        PlainRowFill.fill(pixel, rows: rows, to: memory.surfaces[next], rotation: rotation)
         copyMilliseconds += (MonotonicClock.now() - start) * 1000
     }
 

@@ -32,9 +32,8 @@ final class BenchBandPath {
         scanout.resetCopyTime()
         let scanout = self.scanout
         let changed = try renderer.render(
-            list, deck: deck, bandsFor: scanout.back, onScreen: scanout.front, through: band,
-            sink: { frame, window in scanout.copy(frame, rows: window) },
-            fill: { pixel, rows in scanout.fill(pixel, rows: rows) }, fillsPlainRows: scanout.writesPlainRows)
+            list, deck: deck, bandsFor: scanout.back, onScreen: scanout.front, through: band
+        ) { frame, window in scanout.copy(frame, rows: window) }
         if !changed.isEmpty { scanout.flip() }
         return changed
     }
