@@ -65,7 +65,7 @@ final class AlertTests: XCTestCase {
         _ = frame(&scene, at: 1)
         // The new deck has no "note" template: the alert keeps the one it was shown with.
         var other = try DeckDecoder.decode(#"{"sections": [{"cards": [{"id": "x"}]}]}"#)
-        scene.replaceDeck(other)
+        _ = scene.replaceDeck(other)
         var item = try XCTUnwrap(alertItem(frame(&scene, at: 2)))
         XCTAssertEqual(item.alpha, 1)
         guard case .alert(let card, let template) = item.content else { return XCTFail("an alert") }

@@ -91,7 +91,7 @@ final class OverlayTests: XCTestCase {
         XCTAssertEqual(applied.settingsChanged, 1)
         XCTAssertEqual(scene.viewport.height, 456)
         XCTAssertEqual(scene.layout.maxOffset, 2_000 - 456)
-        scene.replaceDeck(try Self.deck())
+        _ = scene.replaceDeck(try Self.deck())
         XCTAssertEqual(scene.viewport.height, 600, "a deck without bands scrolls in the whole screen")
     }
 

@@ -19,7 +19,7 @@ final class BidiTests: XCTestCase {
         if direction == .rtl { arguments.append("--rtl") }
         if direction == .ltr { arguments.append("--ltr") }
         let input = "/tmp/marquee-bidi-\(getpid()).txt"
-        FileManager.default.createFile(atPath: input, contents: Data((text + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: input, contents: Data((text + "\n").utf8))
         defer { try? FileManager.default.removeItem(atPath: input) }
         let output = try ExternalTool.run("/usr/bin/fribidi", arguments + [input], package: "libfribidi-bin")
         return output.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }

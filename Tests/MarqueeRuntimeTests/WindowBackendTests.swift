@@ -241,7 +241,10 @@ final class WindowBackendTests: XCTestCase, SpawnsMarquee {
         guard let pipe = popen(command, "r") else { return "" }
         var text = ""
         var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), pipe) != nil { text += String(cString: line) }
+        while fgets(&line, Int32(line.count), pipe) != nil {
+            let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            text += String(decoding: bytes, as: UTF8.self)
+        }
         pclose(pipe)
         return text
     }

@@ -95,7 +95,7 @@ public struct DeckDiff: Equatable, Sendable {
         newHashes.reserveCapacity(newCount)
         var newStarts: [Int] = []
         newStarts.reserveCapacity(newCount)
-        for (j, list) in newLists.enumerated() {
+        for list in newLists {
             newBases.append(newNodes.count)
             // The hashes are the ones decoding stored in the list's id table, not made again:
             // hashing every new id read every new card's bytes one more time.
