@@ -125,6 +125,30 @@ static inline uint32_t marquee_over(uint32_t color, uint32_t opacity, uint32_t u
 #endif
 }
 
+#if defined(MARQUEE_BILINEAR_SSE2)
+/* A premultiplied color in the low four 16-bit lanes (blue, green, red, alpha; each at most 255)
+ * OVER `under`, without a branch: the blend that ends `marquee_bilinear_over` and
+ * `marquee_faded_over`. */
+static inline uint32_t marquee_lanes_over(__m128i color, uint32_t under) {
+    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(color, 0xFF));
+    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), _mm_setzero_si128());
+    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), _mm_set1_epi16(0x80));
+    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
+    __m128i sum = _mm_add_epi16(below, color);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+}
+#elif defined(MARQUEE_BILINEAR_NEON)
+/* The same in NEON: the color in four 16-bit lanes. */
+static inline uint32_t marquee_lanes_over(uint16x4_t color, uint32_t under) {
+    uint16x4_t factor = vsub_u16(vdup_n_u16(255), vdup_lane_u16(color, 3));
+    uint16x4_t below = vget_low_u16(vmovl_u8(vcreate_u8(under)));
+    uint16x4_t product = vadd_u16(vmul_u16(below, factor), vdup_n_u16(0x80));
+    below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
+    uint16x4_t sum = vadd_u16(below, color);
+    return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
+}
+#endif
+
 /* `marquee_over(marquee_bilinear(...), opacity, under)` in one pass: the interpolated channels
  * stay in 16-bit lanes for the blend (no packing to bytes and back), and nothing branches on the
  * color, which is exact because the shortcuts are: a color of 0 gives `under` back (under * 255
@@ -145,12 +169,7 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
         __m128i product = _mm_add_epi16(_mm_mullo_epi16(faded, _mm_set1_epi16((short)opacity)), half);
         faded = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
     }
-    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(faded, 0xFF));
-    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), zero);
-    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), half);
-    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
-    __m128i sum = _mm_add_epi16(below, faded);
-    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+    return marquee_lanes_over(faded, under);
 #elif defined(MARQUEE_BILINEAR_NEON)
     uint32x4_t sums = marquee_bilinear_sums(topLeft, topRight, bottomLeft, bottomRight, wx, wy);
     uint16x4_t faded = vshrn_n_u32(sums, 14);
@@ -158,12 +177,7 @@ static inline uint32_t marquee_bilinear_over(uint32_t topLeft, uint32_t topRight
         uint16x4_t product = vadd_u16(vmul_n_u16(faded, (uint16_t)opacity), vdup_n_u16(0x80));
         faded = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
     }
-    uint16x4_t factor = vsub_u16(vdup_n_u16(255), vdup_lane_u16(faded, 3));
-    uint16x4_t below = vget_low_u16(vmovl_u8(vcreate_u8(under)));
-    uint16x4_t product = vadd_u16(vmul_u16(below, factor), vdup_n_u16(0x80));
-    below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
-    uint16x4_t sum = vadd_u16(below, faded);
-    return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
+    return marquee_lanes_over(faded, under);
 #else
     return marquee_over(marquee_bilinear(topLeft, topRight, bottomLeft, bottomRight, wx, wy), opacity, under);
 #endif
@@ -373,22 +387,9 @@ static inline void marquee_run_over_eight(uint32_t *out, intptr_t count, uint32_
  * `marquee_bilinear_over`, for a color that is already known. */
 static inline uint32_t marquee_faded_over(uint32_t faded, uint32_t under) {
 #if defined(MARQUEE_BILINEAR_SSE2)
-    const __m128i zero = _mm_setzero_si128();
-    __m128i color = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)faded), zero);
-    __m128i factor = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(color, 0xFF));
-    __m128i below = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)under), zero);
-    __m128i product = _mm_add_epi16(_mm_mullo_epi16(below, factor), _mm_set1_epi16(0x80));
-    below = _mm_srli_epi16(_mm_add_epi16(product, _mm_srli_epi16(product, 8)), 8);
-    __m128i sum = _mm_add_epi16(below, color);
-    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+    return marquee_lanes_over(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)faded), _mm_setzero_si128()), under);
 #elif defined(MARQUEE_BILINEAR_NEON)
-    uint16x4_t color = vget_low_u16(vmovl_u8(vcreate_u8(faded)));
-    uint16x4_t factor = vsub_u16(vdup_n_u16(255), vdup_lane_u16(color, 3));
-    uint16x4_t below = vget_low_u16(vmovl_u8(vcreate_u8(under)));
-    uint16x4_t product = vadd_u16(vmul_u16(below, factor), vdup_n_u16(0x80));
-    below = vshr_n_u16(vsra_n_u16(product, product, 8), 8);
-    uint16x4_t sum = vadd_u16(below, color);
-    return vget_lane_u32(vreinterpret_u32_u8(vqmovn_u16(vcombine_u16(sum, sum))), 0);
+    return marquee_lanes_over(vget_low_u16(vmovl_u8(vcreate_u8(faded))), under);
 #else
     return marquee_over(faded, 255, under);
 #endif
