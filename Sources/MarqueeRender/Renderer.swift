@@ -72,8 +72,12 @@ public final class Renderer {
     private static let runMapsPerFrame = 1
     private var frameNumber = 0
     private var rastersMadeBeforeFrame = 0
-    /// Surfaces shared by every card of the same size, fill and boxes.
-    private var backgrounds: [CardSurface: PixmanImage] = [:]
+    /// Surfaces shared by every card of the same size, fill and boxes (a tall one in tiles).
+    private let surfaces = SurfaceImages()
+    /// The bytes of the surfaces kept (for the tests: a tall card's are a few tiles).
+    var surfaceBytes: Int { surfaces.bytes }
+    /// Whole card rasters made so far (for the tests: a card too tall for one makes none).
+    var wholeRastersMade: Int { cache.rasterizedCount }
     /// Section headers: their laid-out titles and, for transformed ones, their images.
     private let headers = HeaderPainter()
     /// Per item of the frame being drawn, its card's interior when drawn over the uniform background.
@@ -135,7 +139,7 @@ public final class Renderer {
         contents.removeAll(keepingCapacity: true)
         cache.removeAll()
         layers.removeAll()
-        backgrounds.removeAll()
+        surfaces.removeAll()
         strips.removeAll()
         for index in targets.indices { targets[index].drawn = .unknown }
         forgetBandRecords()
@@ -403,6 +407,10 @@ public final class Renderer {
                 try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
             case .fadingRows(let card, _, let fading):
                 guard let content = itemContents[index] else { continue }
+                guard rastersWhole(content) else {
+                    try drawCard(card, content, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
+                    continue
+                }
                 try drawFadingRows(
                     card, content, fading, item, list: list, rasterizer: rasterizer, onto: image, rows: rows)
             case .band(let card, _):
@@ -429,12 +437,11 @@ public final class Renderer {
     ) throws(RenderError) {
         let width = content.surface.width
         let height = content.surface.height
-        if item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
+        if item.scale == 1 && item.rotation == 0 && item.alpha >= 1 && item.tint == nil || !rastersWhole(content) {
             let x = Int32(item.frame.x.rounded())
             let y = Int32(item.frame.y.rounded())
-            let background = try sharedBackground(content.surface, rasterizer: rasterizer)
-            pixman_image_composite32(
-                PIXMAN_OP_OVER, background.handle, nil, image.handle, 0, 0, 0, 0, x, y, Int32(width), Int32(height))
+            try surfaces.composite(
+                content.surface, columns: 0..<width, rows: 0..<height, x: x, y: y, onto: image)
             try drawForeground(card, content, x: x, y: y, list: list, rasterizer: rasterizer, onto: image)
             return
         }
@@ -591,15 +598,13 @@ public final class Renderer {
         if !requests.isEmpty { provider.prefetch(requests) }
     }
 
-    private func sharedBackground(_ surface: CardSurface, rasterizer: CardRasterizer) throws(RenderError)
-        -> PixmanImage
-    {
-        if let background = backgrounds[surface] { return background }
-        // A deck with many distinct colors or sizes should not grow this without bound.
-        if backgrounds.count >= 32 { backgrounds.removeAll() }
-        let background = try rasterizer.surface(surface)
-        backgrounds[surface] = background
-        return background
+    /// Whether a card may be drawn from a raster of the whole card (turned, scaled, faded,
+    /// tinted, or its changed rows crossfaded): only if that raster fits in the raster cache. A
+    /// taller card (a deck may ask for 100,000 pixels) is drawn as it is, at its place, since its
+    /// raster would take more memory than the cache is allowed (768 MB for that one at 1920
+    /// pixels wide) and be made again every frame.
+    private func rastersWhole(_ content: CardContent) -> Bool {
+        content.surface.width * content.surface.height * 4 <= cache.budgetBytes
     }
 
     // MARK: Cards over the uniform background
@@ -679,19 +684,24 @@ public final class Renderer {
             SolidFill.fill(box, with: color, of: image)
         }
         // The anti-aliased corners, blended from the shared surface image (looked up, a hash of
-        // the surface, only for a band that reaches a corner).
+        // the surface, only for a band that reaches a corner; a tall surface's tiles are looked
+        // up by SurfaceImages for each box).
         var background: PixmanImage?
         var failure: RenderError?
         let (x, y) = (interior.x, interior.y)
+        let tiled = SurfaceImages.isTiled(content.surface)
         interior.forEachBlendedBox { column, row, columns, rows in
             guard columns > 0, failure == nil, image.reaches(y: y + Int32(row), height: Int32(rows)) else { return }
-            if background == nil {
-                do throws(RenderError) {
-                    background = try sharedBackground(content.surface, rasterizer: rasterizer)
-                } catch {
-                    failure = error
-                    return
+            do throws(RenderError) {
+                if tiled {
+                    return try surfaces.composite(
+                        content.surface, columns: column..<column + columns, rows: row..<row + rows, x: x, y: y,
+                        onto: image)
                 }
+                if background == nil { background = try surfaces.whole(content.surface) }
+            } catch {
+                failure = error
+                return
             }
             guard let background else { return }
             pixman_image_composite32(

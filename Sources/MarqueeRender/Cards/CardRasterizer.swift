@@ -27,7 +27,7 @@ struct CardRasterizer {
         return image
     }
 
-    /// The rounded surface with its boxes, which every card with the same surface shares.
+    /// The rounded surface with its boxes, the first layer of a whole raster.
     func surface(_ surface: CardSurface) throws(RenderError) -> PixmanImage {
         // Every pixel is painted by SurfacePainter, so the memory need not be zeroed first.
         let image = try PixmanImage(

@@ -8,10 +8,12 @@ enum SurfacePainter {
     /// (a one-pixel ramp), which anti-aliases the arc without supersampling. Only corner pixels
     /// are computed one by one; every other run of a row is a single vectorized fill (this loop
     /// was half of a frame's time when done pixel by pixel).
-    static func paint(_ surface: CardSurface, into image: PixmanImage) {
+    /// `image` holds the surface's rows from `firstRow` on (a tile of a tall surface), as many as
+    /// it has; its width is the surface's.
+    static func paint(_ surface: CardSurface, into image: PixmanImage, firstRow: Int = 0) {
         guard let pixels = image.pixels?.assumingMemoryBound(to: UInt32.self) else { return }
-        let width = image.width
-        let height = image.height
+        let width = surface.width
+        let height = surface.height
         let rowPixels = image.stride / 4
         let fillPixel = premultiplied(surface.fill, opacity: surface.opacity)
         let boxPixels = surface.boxes.map {
@@ -43,8 +45,8 @@ enum SurfacePainter {
                 }
             }
         }
-        for y in 0..<height {
-            let row = pixels + y * rowPixels
+        for y in firstRow..<min(height, firstRow + image.height) {
+            let row = pixels + (y - firstRow) * rowPixels
             let inCornerRows = y < cornerSpan || y >= height - cornerSpan
             guard inCornerRows else {
                 span(row, y, 0, width)
