@@ -11,6 +11,22 @@ import XCTest
 final class ViewportCullingTests: XCTestCase {
     let viewport = PixelSize(width: 600, height: 800)
 
+    /// Insets wider than the screen leave the cards 0 pixels wide: nothing of them is drawn, so
+    /// none is listed (the trace listed them with `w` 0). Headers keep their width and stay.
+    func testCardsLeftWithoutWidthAreNotListed() {
+        var deck = SmallDecks.deck(sectionCounts: [4])
+        deck.layout.insets = EdgeInsets(top: 40, left: 350, bottom: 40, right: 350)
+        var scene = Scene(deck: deck, viewport: viewport)
+        var list = DisplayList()
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1), into: &list)
+        let cards = list.items.filter { if case .card = $0.content { true } else { false } }
+        XCTAssertEqual(cards.map(\.frame.width), [], "no card of width 0 is listed")
+        deck.layout.insets = EdgeInsets(all: 40)
+        scene = Scene(deck: deck, viewport: viewport)
+        _ = scene.frame(at: FrameTime(timestamp: 0, targetTimestamp: 1), into: &list)
+        XCTAssertFalse(list.items.filter { if case .card = $0.content { true } else { false } }.isEmpty)
+    }
+
     /// A settled scene of `counts` titled sections, scrolled to `offset`.
     func scene(_ counts: [Int], offset: Double = 0) -> Scene {
         var scene = Scene(deck: SmallDecks.deck(sectionCounts: counts), viewport: viewport)

@@ -15,9 +15,11 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
 
-    /// True when the two rectangles share an area (touching edges do not count).
+    /// True when the two rectangles share an area (touching edges do not count, and a rectangle
+    /// of no width or height shares none: a card the layout leaves 0 pixels wide is not drawn).
     public func intersects(_ other: Rect) -> Bool {
-        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+        width > 0 && height > 0 && other.width > 0 && other.height > 0
+            && x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 
     public func offsetBy(dx: Double = 0, dy: Double = 0) -> Rect {
