@@ -252,6 +252,7 @@ public final class Renderer {
         layersMadeThisFrame = 0
         runMapsBuiltThisFrame = 0
         frameNumber &+= 1
+        colors.frame = frameNumber
         rastersMadeBeforeFrame = cache.rasterizedCount
         planInteriors(list, deck: deck)
     }

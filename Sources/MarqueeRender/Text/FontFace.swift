@@ -209,6 +209,29 @@ public final class FontFace {
         return glyph
     }
 
+    /// This face's glyphs blended through `table` (`BlendedGlyphs`), kept for the last few
+    /// tables asked for (`blendedTablesLimit`). A table's blends are dropped for a new table's only
+    /// when it was last asked for before the frame before the asking table's (`OverTable.frame`):
+    /// a scroll over a background whose hue moves asks for a new table every few frames and the
+    /// stale ones make room, while a deck whose lines take more colours or fills a frame than
+    /// the limit draws the rest through the table alone, rather than making and dropping the
+    /// same glyphs' blends every frame. Nil then.
+    func blendedGlyphs(through table: GlyphBlender.OverTable) -> BlendedGlyphs? {
+        if let known = blended.first(where: { $0.table === table }) { return known }
+        if blended.count >= Self.blendedTablesLimit {
+            guard
+                let stale = blended.indices.min(by: { blended[$0].table.frame < blended[$1].table.frame }),
+                blended[stale].table.frame < table.frame - 1
+            else { return nil }
+            blended.remove(at: stale)
+        }
+        let made = BlendedGlyphs(table: table, glyphCount: Int(face.pointee.num_glyphs))
+        blended.append(made)
+        return made
+    }
+    private var blended: [BlendedGlyphs] = []
+    static let blendedTablesLimit = 4
+
     /// The glyph's mask, rasterized on first use, as plain values (no reference counted once the
     /// glyph is in the table).
     @inline(__always)
