@@ -256,6 +256,7 @@ public final class Renderer {
         layersMadeThisFrame = 0
         runMapsBuiltThisFrame = 0
         frameNumber &+= 1
+        colors.frame = frameNumber
         rastersMadeBeforeFrame = cache.rasterizedCount
         planInteriors(list, deck: deck)
     }

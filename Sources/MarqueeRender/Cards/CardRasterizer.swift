@@ -281,12 +281,19 @@ final class SolidColors {
 
     func overTable(_ color: Color, fill: UInt32) -> GlyphBlender.OverTable? {
         let pixel = SolidFill.pixel(pixman_color_t(color))
-        if let known = overTables.first(where: { $0.color == pixel && $0.fill == fill }) { return known }
+        if let known = overTables.first(where: { $0.color == pixel && $0.fill == fill }) {
+            known.frame = frame
+            return known
+        }
         guard let made = GlyphBlender.OverTable(color: pixel, fill: fill) else { return nil }
+        made.frame = frame
         if overTables.count >= Self.overTableLimit { overTables.removeFirst() }
         overTables.append(made)
         return made
     }
+
+    /// The number of the frame being drawn (`Renderer.startDrawing`), given to the tables asked for.
+    var frame = 0
 
     /// Image placeholders at full opacity, by shape and colour (bounded like the colours).
     private var placeholders: [SurfaceBox: PixmanImage] = [:]

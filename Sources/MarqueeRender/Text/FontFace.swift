@@ -25,6 +25,14 @@ public final class FontFace {
     /// `hb_buffer_t`, reused by every shaping call on this face (rendering is single-threaded).
     let harfBuzzBuffer: OpaquePointer
     private var glyphIndexOfScalar: [UInt32: UInt32] = [:]
+    /// The glyph indices of ASCII characters, `UInt32.max` until asked (`glyphIndex(forValue:)`):
+    /// a new card's text asks for every character it shapes, and a lookup in the dictionary
+    /// above (hashing, exclusive access) was most of the font choice's cost for Latin text.
+    private let asciiGlyphIndex: UnsafeMutablePointer<UInt32> = {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 128)
+        table.initialize(repeating: .max, count: 128)
+        return table
+    }()
     private let glyphs: GlyphTable
     /// pixman's glyph cache (copies of the masks drawn through a colour), so that a line's
     /// glyphs go to pixman in one call (`TextPainter.draw`), and the glyphs of the line being
@@ -114,6 +122,7 @@ public final class FontFace {
     deinit {
         pixman_glyph_cache_destroy(pixmanGlyphs)
         hb_buffer_destroy(harfBuzzBuffer)
+        asciiGlyphIndex.deallocate()
         hb_font_destroy(harfBuzzFont)
         FT_Done_Face(face)
     }
@@ -122,6 +131,13 @@ public final class FontFace {
     public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 { glyphIndex(forValue: scalar.value) }
 
     func glyphIndex(forValue value: UInt32) -> UInt32 {
+        if value < 128 {
+            let known = asciiGlyphIndex[Int(value)]
+            if known != .max { return known }
+            let index = UInt32(FT_Get_Char_Index(face, FT_ULong(value)))
+            asciiGlyphIndex[Int(value)] = index
+            return index
+        }
         if let index = glyphIndexOfScalar[value] { return index }
         let index = UInt32(FT_Get_Char_Index(face, FT_ULong(value)))
         glyphIndexOfScalar[value] = index
@@ -192,6 +208,29 @@ public final class FontFace {
         glyphs.insert(glyph, at: index)
         return glyph
     }
+
+    /// This face's glyphs blended through `table` (`BlendedGlyphs`), kept for the last few
+    /// tables asked for (`blendedTablesLimit`). A table's blends are dropped for a new table's only
+    /// when it was last asked for before the frame before the asking table's (`OverTable.frame`):
+    /// a scroll over a background whose hue moves asks for a new table every few frames and the
+    /// stale ones make room, while a deck whose lines take more colours or fills a frame than
+    /// the limit draws the rest through the table alone, rather than making and dropping the
+    /// same glyphs' blends every frame. Nil then.
+    func blendedGlyphs(through table: GlyphBlender.OverTable) -> BlendedGlyphs? {
+        if let known = blended.first(where: { $0.table === table }) { return known }
+        if blended.count >= Self.blendedTablesLimit {
+            guard
+                let stale = blended.indices.min(by: { blended[$0].table.frame < blended[$1].table.frame }),
+                blended[stale].table.frame < table.frame - 1
+            else { return nil }
+            blended.remove(at: stale)
+        }
+        let made = BlendedGlyphs(table: table, glyphCount: Int(face.pointee.num_glyphs))
+        blended.append(made)
+        return made
+    }
+    private var blended: [BlendedGlyphs] = []
+    static let blendedTablesLimit = 4
 
     /// The glyph's mask, rasterized on first use, as plain values (no reference counted once the
     /// glyph is in the table).

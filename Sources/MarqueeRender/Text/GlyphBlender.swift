@@ -14,6 +14,9 @@ enum GlyphBlender {
     final class OverTable {
         let color: UInt32
         let fill: UInt32
+        /// The renderer's number of the last frame that asked for the table
+        /// (`SolidColors.overTable`): how `FontFace.blendedGlyphs` tells stale tables.
+        var frame = 0
         /// `source[m]`, `inverse[m]`, `overFill[m]`: 3 x 256 pixels.
         private let storage: UnsafeMutablePointer<UInt32>
 
@@ -107,56 +110,115 @@ enum GlyphBlender {
         let right = min(x + maskWidth, frame.width)
         guard bottom > top, right > left else { return }
         let width = right - left
+        let frameStride = frame.stride
+        var out = frame.pixels + top * frameStride + left
+        var coverage = maskPixels + (top - y) * maskStride + (left - x)
+        for _ in top..<bottom {
+            row(coverage, width: width, into: out, table: table)
+            out += frameStride
+            coverage += maskStride
+        }
+    }
+
+    /// A glyph whose rows are already blended over the table's fill (`blended`, rows
+    /// `BlendedGlyphs.span(ofWidth: maskWidth)` pixels apart): a row whose pixels are all the fill
+    /// is stored as made (two 64-bit words for four pixels, no table loads), any other row (over
+    /// another glyph's edge, a box, a picture) goes through `row` as in `draw(coverage:...)`. A
+    /// made row is the mask's width rounded up to four pixels, the fill past it: a glyph whose
+    /// rounded row would leave the frame's columns is drawn by `draw(coverage:...)` instead.
+    @inline(__always)
+    static func draw(
+        blended: UnsafePointer<UInt32>, coverage maskPixels: UnsafePointer<UInt8>, width maskWidth: Int,
+        height maskHeight: Int, stride maskStride: Int, x: Int, y: Int, onto frame: Frame, table: OverTable
+    ) {
+        let span = BlendedGlyphs.span(ofWidth: maskWidth)
+        guard x >= 0, x + span <= frame.width else {
+            return draw(
+                coverage: maskPixels, width: maskWidth, height: maskHeight, stride: maskStride, x: x, y: y,
+                onto: frame, table: table)
+        }
+        let top = max(y, frame.top)
+        let bottom = min(y + maskHeight, frame.bottom)
+        guard bottom > top, maskWidth > 0 else { return }
+        let fills = UInt64(table.fill) | UInt64(table.fill) << 32
+        let words = span / 2
+        let frameStride = frame.stride
+        var out = frame.pixels + top * frameStride + x
+        var made = UnsafeRawPointer(blended + (top - y) * span)
+        var coverage = maskPixels + (top - y) * maskStride
+        for _ in top..<bottom {
+            let pixels = UnsafeMutableRawPointer(out)
+            var differs: UInt64 = 0
+            var word = 0
+            while word < words {
+                differs |= pixels.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self) ^ fills
+                word &+= 1
+            }
+            if differs == 0 {
+                word = 0
+                while word < words {
+                    pixels.storeBytes(
+                        of: made.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self), toByteOffset: word &* 8,
+                        as: UInt64.self)
+                    word &+= 1
+                }
+            } else {
+                row(coverage, width: maskWidth, into: out, table: table)
+            }
+            out += frameStride
+            made += span &* 4
+            coverage += maskStride
+        }
+    }
+
+    /// One row of `width` coverage bytes over the pixels at `out`.
+    @inline(__always)
+    private static func row(
+        _ coverage: UnsafePointer<UInt8>, width: Int, into out: UnsafeMutablePointer<UInt32>, table: OverTable
+    ) {
         let source = table.source
         let inverse = table.inverse
         let overFill = table.overFill
         let fill = table.fill
         let fills = UInt64(fill) | UInt64(fill) << 32
-        let frameStride = frame.stride
-        var out = frame.pixels + top * frameStride + left
-        var coverage = maskPixels + (top - y) * maskStride + (left - x)
-        for _ in top..<bottom {
-            /// Four coverage bytes at `index`: over four fill pixels from the table, else one by one.
-            @inline(__always) func four(_ four: UInt32, at index: Int) {
-                guard four != 0 else { return }
-                // Two 64-bit compares and stores: the SIMD mask's reduction cost more.
-                let pixels = UnsafeMutableRawPointer(out + index)
-                if pixels.loadUnaligned(as: UInt64.self) == fills
-                    && pixels.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == fills
-                {
-                    pixels.storeBytes(
-                        of: UInt64(overFill[Int(four & 0xFF)]) | UInt64(overFill[Int((four >> 8) & 0xFF)]) << 32,
-                        as: UInt64.self)
-                    pixels.storeBytes(
-                        of: UInt64(overFill[Int((four >> 16) & 0xFF)]) | UInt64(overFill[Int(four >> 24)]) << 32,
-                        toByteOffset: 8, as: UInt64.self)
-                } else {
-                    for lane in index..<index &+ 4 {
-                        blend(coverage[lane], into: out + lane, fill: fill, table: (source, inverse, overFill))
-                    }
+        /// Four coverage bytes at `index`: over four fill pixels from the table, else one by one.
+        @inline(__always) func four(_ four: UInt32, at index: Int) {
+            guard four != 0 else { return }
+            // Two 64-bit compares and stores: the SIMD mask's reduction cost more.
+            let pixels = UnsafeMutableRawPointer(out + index)
+            if pixels.loadUnaligned(as: UInt64.self) == fills
+                && pixels.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == fills
+            {
+                pixels.storeBytes(
+                    of: UInt64(overFill[Int(four & 0xFF)]) | UInt64(overFill[Int((four >> 8) & 0xFF)]) << 32,
+                    as: UInt64.self)
+                pixels.storeBytes(
+                    of: UInt64(overFill[Int((four >> 16) & 0xFF)]) | UInt64(overFill[Int(four >> 24)]) << 32,
+                    toByteOffset: 8, as: UInt64.self)
+            } else {
+                for lane in index..<index &+ 4 {
+                    blend(coverage[lane], into: out + lane, fill: fill, table: (source, inverse, overFill))
                 }
             }
-            var index = 0
-            // Eight bytes a step: a text layer's rows above and below the x-height and the gaps
-            // between its words are empty, eight pixels skipped for one load.
-            while index &+ 8 <= width {
-                let eight = UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt64.self)
-                if eight != 0 {
-                    four(UInt32(truncatingIfNeeded: eight), at: index)
-                    four(UInt32(truncatingIfNeeded: eight >> 32), at: index &+ 4)
-                }
-                index &+= 8
+        }
+        var index = 0
+        // Eight bytes a step: a text layer's rows above and below the x-height and the gaps
+        // between its words are empty, eight pixels skipped for one load.
+        while index &+ 8 <= width {
+            let eight = UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt64.self)
+            if eight != 0 {
+                four(UInt32(truncatingIfNeeded: eight), at: index)
+                four(UInt32(truncatingIfNeeded: eight >> 32), at: index &+ 4)
             }
-            if index &+ 4 <= width {
-                four(UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt32.self), at: index)
-                index &+= 4
-            }
-            while index < width {
-                blend(coverage[index], into: out + index, fill: fill, table: (source, inverse, overFill))
-                index &+= 1
-            }
-            out += frameStride
-            coverage += maskStride
+            index &+= 8
+        }
+        if index &+ 4 <= width {
+            four(UnsafeRawPointer(coverage + index).loadUnaligned(as: UInt32.self), at: index)
+            index &+= 4
+        }
+        while index < width {
+            blend(coverage[index], into: out + index, fill: fill, table: (source, inverse, overFill))
+            index &+= 1
         }
     }
 

@@ -11,16 +11,29 @@ private let lineBreakTablesReady: Void = init_linebreak()
 struct LineBreaker {
     let paragraph: ShapedParagraph
     let maximumWidth: Double
-    /// Positions where a line may start (ascending, the paragraph's end included).
-    private let opportunities: [Int]
-    /// Opportunities where a line must end (after U+2028, a form feed, ...; "\n" already split
-    /// the text into paragraphs).
-    private let mandatory: Set<Int>
 
     init(_ paragraph: ShapedParagraph, maximumWidth: Double) {
         self.paragraph = paragraph
         self.maximumWidth = maximumWidth
-        (opportunities, mandatory) = Self.opportunities(paragraph.scalars)
+    }
+
+    /// Whether the whole paragraph is one line: no character that ends a line (U+2028, a form
+    /// feed, ...; "\n" already split the text into paragraphs), no advance that moves back (so
+    /// every shorter line is narrower), and the paragraph without its closing spaces fits. The
+    /// greedy breaking then takes the last opportunity, the paragraph's end, whatever the others:
+    /// a title that fits is not given to libunibreak (a fast scroll lays out a new one for every
+    /// card).
+    private func fitsWhole(trimmedEnd end: Int) -> Bool {
+        guard paragraph.width(0..<end) <= maximumWidth else { return false }
+        for value in paragraph.scalars {
+            switch value {
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return false
+            default: continue
+            }
+        }
+        let pens = paragraph.penBefore
+        for position in 0..<end where pens[position + 1] < pens[position] { return false }
+        return true
     }
 
     /// libunibreak's answer for each character: may a line end after it?
@@ -71,6 +84,19 @@ struct LineBreaker {
     func lines(limit: Int) -> [Range<Int>] {
         let count = paragraph.scalars.count
         guard count > 0 else { return [0..<0] }
+        guard limit > 0 else { return [] }
+        let whole = trimmed(0, count)
+        if fitsWhole(trimmedEnd: whole) { return [0..<whole] }
+        return greedyLines(limit: limit)
+    }
+
+    /// `lines` without the one-line shortcut: every line as long as the opportunities allow.
+    func greedyLines(limit: Int) -> [Range<Int>] {
+        let count = paragraph.scalars.count
+        guard count > 0 else { return [0..<0] }
+        // Positions where a line may start (ascending, the paragraph's end included), and those
+        // where a line must end.
+        let (opportunities, mandatory) = Self.opportunities(paragraph.scalars)
         var lines: [Range<Int>] = []
         var start = 0
         var next = 0  // the first opportunity after `start`

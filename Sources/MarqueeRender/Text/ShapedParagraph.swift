@@ -50,6 +50,8 @@ struct ShapedParagraph {
         let graphemeStarts = Self.graphemeStarts(text, count: scalars.count)
         let fonts = Self.fontNumbers(scalars, graphemeStarts: graphemeStarts, face: face)
         let scripts = Self.scripts(scalars)
+        // About a glyph a character: room made once, not grown glyph by glyph.
+        glyphs.reserveCapacity(scalars.count)
         var start = 0
         for position in 1...scalars.count
         where position == scalars.count || fonts[position] != fonts[start] || scripts[position] != scripts[start]
@@ -166,12 +168,14 @@ struct ShapedParagraph {
     private static func scripts(_ scalars: [UInt32]) -> [hb_script_t] {
         let functions = hb_unicode_funcs_get_default()
         var scripts = scalars.map { hb_unicode_script(functions, $0) }
-        let neutral: Set<UInt32> = [
-            HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue,
-        ]
-        var current = scripts.first { !neutral.contains($0.rawValue) } ?? HB_SCRIPT_COMMON
+        // Three comparisons, not a `Set` made and hashed into for every paragraph shaped (a
+        // fast scroll shapes each new card's title).
+        func isNeutral(_ script: hb_script_t) -> Bool {
+            script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
+        }
+        var current = scripts.first { !isNeutral($0) } ?? HB_SCRIPT_COMMON
         for position in scripts.indices {
-            if neutral.contains(scripts[position].rawValue) {
+            if isNeutral(scripts[position]) {
                 scripts[position] = current
             } else {
                 current = scripts[position]

@@ -75,7 +75,10 @@ public struct TextLayout {
     ) -> [TextLine] {
         var cut: [(paragraph: ShapedParagraph, range: Range<Int>)] = []
         var truncated = false
-        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Text without a line feed is one paragraph: `split` compares every Character (grapheme
+        // breaking), a tenth of a new card's resolution for a title of a few words.
+        let paragraphs =
+            text.utf8.contains(0x0A) ? text.split(separator: "\n", omittingEmptySubsequences: false) : [text[...]]
         for (number, source) in paragraphs.enumerated() {
             let paragraph = ShapedParagraph(source, face: face, direction: direction)
             let breaker = LineBreaker(paragraph, maximumWidth: maximumWidth)
@@ -117,8 +120,11 @@ public struct TextLayout {
         }
         // L2: from the highest level down to the lowest odd one, reverse every sequence of pieces
         // at that level or higher.
-        if let highest = pieces.map(\.level).max(), highest > 0 {
-            let lowestOdd = pieces.map(\.level).filter { $0 & 1 == 1 }.min() ?? highest
+        // (Levels read in place: arrays of them cost an allocation each for every line laid out.)
+        let highest = pieces.reduce(UInt8(0)) { max($0, $1.level) }
+        if highest > 0 {
+            let odd = pieces.reduce(UInt8.max) { $1.level & 1 == 1 ? min($0, $1.level) : $0 }
+            let lowestOdd = odd == .max ? highest : odd
             var level = highest
             while level >= max(1, lowestOdd) {
                 var start = 0
@@ -136,6 +142,7 @@ public struct TextLayout {
             }
         }
         var line = TextLine(isRightToLeft: paragraph.baseLevel & 1 == 1)
+        line.glyphs.reserveCapacity(pieces.reduce(0) { $0 + $1.glyphs.count })
         var pen = 0.0
         for piece in pieces {
             for glyph in piece.glyphs where piece.clusters?.contains(glyph.cluster) ?? true {

@@ -175,8 +175,14 @@ enum TextPainter {
             // `forEachGlyph`'s placement, with each glyph's mask read as plain values
             // (`GlyphMask`): no glyph or image is retained and released for it.
             let baselineY = Int(roundingToNearest: baseline)
+            // The line's own face's glyphs come already blended over the fill where they can
+            // (glyphs borrowed from a fallback face go through the table).
+            let blended = face.blendedGlyphs(through: table)
             for placed in line.glyphs {
-                let mask = face.face(numbered: placed.font).mask(placed.index)
+                // (The line's own face as it is: `face(numbered:)` returns a reference, retained
+                // and released for every glyph.)
+                let mask =
+                    placed.font == 0 ? face.mask(placed.index) : face.face(numbered: placed.font).mask(placed.index)
                 guard let coverage = mask.coverage else { continue }
                 // The row first: a card's first band walks all its lines (measuring their rows
                 // for its later bands) and a line across a band's edge is walked in both bands;
@@ -186,6 +192,12 @@ enum TextPainter {
                 bottom = max(bottom, y + mask.height)
                 guard y < frame.bottom, y + mask.height > frame.top else { continue }
                 let x = column(of: placed, x: originX, bearingX: mask.bearingX)
+                if placed.font == 0, let pixels = blended?.pixels(placed.index, mask: mask, coverage: coverage) {
+                    GlyphBlender.draw(
+                        blended: pixels, coverage: coverage, width: mask.width, height: mask.height,
+                        stride: mask.stride, x: x, y: y, onto: frame, table: table)
+                    continue
+                }
                 GlyphBlender.draw(
                     coverage: coverage, width: mask.width, height: mask.height, stride: mask.stride, x: x, y: y,
                     onto: frame, table: table)
