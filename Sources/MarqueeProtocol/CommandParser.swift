@@ -349,7 +349,7 @@ public enum CommandParser {
                 let name = String(word.dropFirst("curve=".count))
                 guard let curve = TimingCurve(name: name) else {
                     throw CommandError(
-                        "\(command): unknown curve \(MessageText.quoted(name)) (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1])"
+                        "\(command): unknown curve \(MessageText.quoted(name)) (use \(TimingCurve.choices))"
                     )
                 }
                 options.curve = curve
