@@ -41,6 +41,10 @@ public enum CommandParser {
         "display": "display on|off",
     ]
 
+    /// Every command the protocol has (docs/protocol.md, "Commands"), so that a list written
+    /// elsewhere (`marquee run --help`) can be checked against it.
+    public static var commandNames: [String] { usage.keys.sorted() }
+
     /// nil for a blank line or a comment.
     public static func parse(_ text: String) -> Result<Command, CommandError>? {
         if let apply = parseApply(text) { return apply }

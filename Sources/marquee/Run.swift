@@ -18,16 +18,22 @@ struct Run: ParsableCommand {
               wait SECONDS | wait idle
               snapshot PATH.png
               load DECK.json
+              apply DECK.json | apply {DECK_JSON}
               insert PLACE CARD_JSON
               delete CARD
               move CARD PLACE
               update CARD CARD_JSON
+              replace CARD CARD_JSON
                   CARD and PLACE: index, S:I or id:ID (S:I up to the section's count: its end)
               insert-section INDEX SECTION_JSON
               delete-section INDEX
               batch ... commit
               appear [stagger=S] [duration=S]
-              alert {"template":NAME,"fields":{...}} | alert-clear
+              play pages|cards N [dwell=S] [duration=S] [curve=NAME] [wrap=rewind|loop]
+              play ticker [speed=PX]
+              pause | resume | stop
+              alert {"template":NAME,"fields":{...}}
+              alert-clear
               display on|off
               quit
 

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import MarqueeCore
 import MarqueeDisplay
+import MarqueeProtocol
 import MarqueeRuntime
 import XCTest
 
@@ -317,6 +319,34 @@ final class CLIParsingTests: XCTestCase {
         }
         XCTAssertTrue(help.contains("scroll-to TARGET"))
         XCTAssertTrue(help.contains("software or window"))
+    }
+
+    /// `run --help` lists every command the protocol has, and docs/protocol.md has a heading for
+    /// each: the parser's list is the reference (the help once lacked `apply`, `replace`, `play`,
+    /// `pause`, `resume`, `stop` and `alert-clear`).
+    func testHelpAndProtocolDocumentNameEveryCommand() throws {
+        let help = Marquee.helpMessage(for: Run.self)
+        let block = try XCTUnwrap(help.range(of: "Commands").map { String(help[$0.upperBound...]) })
+        let commands = block.components(separatedBy: "Examples:")[0]
+        var listed: Set<String> = []
+        for line in commands.split(separator: "\n") {
+            for segment in line.components(separatedBy: " | ") + line.components(separatedBy: " ... ") {
+                if let word = segment.split(separator: " ").first { listed.insert(String(word)) }
+            }
+        }
+        // This file is Tests/MarqueeCLITests/CLIParsingTests.swift in the repository.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let protocolText = try String(
+            contentsOf: repository.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let headings = protocolText.split(separator: "\n").filter { $0.hasPrefix("### ") }.joined(separator: "\n")
+        XCTAssertGreaterThanOrEqual(CommandParser.commandNames.count, 24, "the parser lists its commands")
+        for name in CommandParser.commandNames {
+            XCTAssertTrue(listed.contains(name), "run --help lists \(name)")
+            XCTAssertTrue(
+                headings.contains("`\(name) ") || headings.contains("`\(name)`"),
+                "docs/protocol.md has a heading for \(name)")
+        }
     }
 
     func testWindowAndWatch() throws {
