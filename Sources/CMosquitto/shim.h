@@ -77,7 +77,11 @@ static void marquee_mqtt_on_connect(struct mosquitto *mosq, void *user, int rc) 
     atomic_store(&m->was_connected, 1);
     /* Subscribed again on every connection: a broker that lost the session (no persistence, or an
      * expired one) would otherwise deliver nothing. */
-    mosquitto_subscribe_multiple(mosq, NULL, m->topic_count, m->topics, 1, 0, NULL);
+    int subscribed = mosquitto_subscribe_multiple(mosq, NULL, m->topic_count, m->topics, 1, 0, NULL);
+    /* The topics are checked at start; should the call still fail, no command would arrive, so say so. */
+    if (subscribed != MOSQ_ERR_SUCCESS)
+        marquee_mqtt_log("marquee: error: mqtt: cannot subscribe to the command topics: %s\n",
+                         mosquitto_strerror(subscribed));
     if (mosquitto_publish(mosq, NULL, m->status_topic, 6, "online", 1, true) == MOSQ_ERR_SUCCESS)
         atomic_fetch_add(&m->outstanding, 1);
     marquee_mqtt_log("marquee: mqtt: connected to %s:%d\n", m->host, m->port);

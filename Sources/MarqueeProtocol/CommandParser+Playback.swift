@@ -48,7 +48,7 @@ extension CommandParser {
             case "curve":
                 guard let curve = TimingCurve(name: String(value)) else {
                     throw CommandError(
-                        "\(what): unknown curve \(MessageText.quoted(value)) (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1])"
+                        "\(what): unknown curve \(MessageText.quoted(value)) (use \(TimingCurve.choices))"
                     )
                 }
                 settings.curve = curve

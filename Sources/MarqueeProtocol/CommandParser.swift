@@ -41,6 +41,10 @@ public enum CommandParser {
         "display": "display on|off",
     ]
 
+    /// Every command the protocol has (docs/protocol.md, "Commands"), so that a list written
+    /// elsewhere (`marquee run --help`) can be checked against it.
+    public static var commandNames: [String] { usage.keys.sorted() }
+
     /// nil for a blank line or a comment.
     public static func parse(_ text: String) -> Result<Command, CommandError>? {
         if let apply = parseApply(text) { return apply }
@@ -349,7 +353,7 @@ public enum CommandParser {
                 let name = String(word.dropFirst("curve=".count))
                 guard let curve = TimingCurve(name: name) else {
                     throw CommandError(
-                        "\(command): unknown curve \(MessageText.quoted(name)) (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1])"
+                        "\(command): unknown curve \(MessageText.quoted(name)) (use \(TimingCurve.choices))"
                     )
                 }
                 options.curve = curve

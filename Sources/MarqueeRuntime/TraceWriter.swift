@@ -6,8 +6,12 @@ import MarqueeCore
 final class TraceWriter {
     private let output: LineWriter
     private var json = JSONWriter(reservingCapacity: 4096)
+    private let path: String
+    /// Whether the failed write has been logged: once, not for every frame after it.
+    private var failureReported = false
 
     init(path: String) throws(RuntimeError) {
+        self.path = path
         // A FIFO is a fair place for a trace (a consumer reading it live), but a plain open of one
         // waits for a reader, possibly forever: O_NONBLOCK makes that an error (ENXIO) at start.
         // Writes are then blocking again, so every line reaches the reader whole; a reader that
@@ -77,7 +81,23 @@ final class TraceWriter {
         json.endArray()
         json.endObject()
         output.writeLine(json.bytes)
+        reportFailure()
     }
 
-    func flush() { output.flush() }
+    func flush() {
+        output.flush()
+        reportFailure()
+    }
+
+    deinit { flush() }
+
+    /// A write that failed (a full disk, `/dev/full`, a reader of a FIFO gone) ends the trace, which
+    /// would otherwise be cut without a word: one line on stderr says where and why. The frames go
+    /// on; only the trace stops.
+    private func reportFailure() {
+        guard !failureReported, !output.isOpen else { return }
+        failureReported = true
+        let reason = output.failure.map { $0.description } ?? "the write failed"
+        Log.error("cannot write trace file \(path): \(reason); tracing stopped, frames go on")
+    }
 }

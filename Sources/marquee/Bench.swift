@@ -33,13 +33,15 @@ struct Bench: ParsableCommand {
     )
     var scene: BenchScene = .cards1080p
 
-    @Option(help: "Frame size, WxH (default: the scene's, 1920x1080 or 480x320).")
+    @Option(parsing: .unconditional, help: "Frame size, WxH (default: the scene's, 1920x1080 or 480x320).")
     var size: String?
 
-    @Option(help: "Frames to render over the scene's duration (default: one per 60 Hz vblank).")
+    @Option(
+        parsing: .unconditional, help: "Frames to render over the scene's duration (default: one per 60 Hz vblank).")
     var frames: Int?
 
     @Option(
+        parsing: .unconditional,
         help:
             "Cards in the deck (default 10000, 1000 for menu-1080p-images; the scroll goes to the middle card, or to the last for the menu). A comma-separated list (100,1000000) measures each size in turn in this one run, one line each."
     )
@@ -48,7 +50,7 @@ struct Bench: ParsableCommand {
     var cardCounts: [Int] { (cards ?? "\(scene.defaultCards)").split(separator: ",").compactMap { Int($0) } }
 
     @Option(
-        name: .customLong("scroll-to-card"),
+        name: .customLong("scroll-to-card"), parsing: .unconditional,
         help:
             "The card the scroll ends at (default: the middle card). Give the same card with different --cards to compare deck sizes on the same scroll."
     )
@@ -61,7 +63,7 @@ struct Bench: ParsableCommand {
     var scanout = false
 
     @Option(
-        name: .customLong("band-rows"),
+        name: .customLong("band-rows"), parsing: .unconditional,
         help:
             "With --scanout, also time rendering in bands of this many rows (\"bands 32 rotate 0 XRGB8888\"), for each path; a comma-separated list (16,32,128) times each height."
     )
@@ -83,12 +85,12 @@ struct Bench: ParsableCommand {
     var images = false
 
     @Option(
-        name: .customLong("image-cache"),
+        name: .customLong("image-cache"), parsing: .unconditional,
         help: "With --images, departures-1080p and menu-1080p-images: the image cache's bound in MiB.")
     var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
 
     @Option(
-        name: .customLong("image-max-pixels"),
+        name: .customLong("image-max-pixels"), parsing: .unconditional,
         help: "With --images, departures-1080p and menu-1080p-images: the largest picture decoded, in pixels.")
     var imageMaxPixels: Int = ImageStoreLimits.defaultMaximumPixels
 

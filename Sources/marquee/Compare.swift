@@ -21,10 +21,10 @@ struct Compare: ParsableCommand {
     @Argument(help: "The image to check (PNG).")
     var actual: String
 
-    @Option(help: "Levels (0-255) a channel may differ by and still match.")
+    @Option(parsing: .unconditional, help: "Levels (0-255) a channel may differ by and still match.")
     var tolerance: Int = 0
 
-    @Option(name: .customLong("max-differing"), help: "Percent of pixels that may mismatch.")
+    @Option(name: .customLong("max-differing"), parsing: .unconditional, help: "Percent of pixels that may mismatch.")
     var maxDiffering: Double = 0
 
     @Option(help: "Write the actual image with mismatched pixels painted magenta to this PNG when they differ.")

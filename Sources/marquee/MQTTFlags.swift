@@ -20,7 +20,7 @@ struct MQTTFlags: ParsableArguments {
     @Option(
         name: .customLong("mqtt-group"),
         help: ArgumentHelp(
-            "Also take commands from this topic (repeatable; a group of kiosks, such as fleet/all). Replies still go to PREFIX/reply.",
+            "Also take commands from this topic filter (repeatable; a group of kiosks, such as fleet/all or fleet/+/lobby: + alone in a level, # alone in the last). Replies still go to PREFIX/reply.",
             valueName: "topic"))
     var groups: [String] = []
 

@@ -18,16 +18,22 @@ struct Run: ParsableCommand {
               wait SECONDS | wait idle
               snapshot PATH.png
               load DECK.json
+              apply DECK.json | apply {DECK_JSON}
               insert PLACE CARD_JSON
               delete CARD
               move CARD PLACE
               update CARD CARD_JSON
+              replace CARD CARD_JSON
                   CARD and PLACE: index, S:I or id:ID (S:I up to the section's count: its end)
               insert-section INDEX SECTION_JSON
               delete-section INDEX
               batch ... commit
               appear [stagger=S] [duration=S]
-              alert {"template":NAME,"fields":{...}} | alert-clear
+              play pages|cards N [dwell=S] [duration=S] [curve=NAME] [wrap=rewind|loop]
+              play ticker [speed=PX]
+              pause | resume | stop
+              alert {"template":NAME,"fields":{...}}
+              alert-clear
               display on|off
               quit
 
@@ -77,12 +83,14 @@ struct Run: ParsableCommand {
     var connector: [String] = []
 
     @Option(
+        parsing: .unconditionalSingleValue,
         help:
             "The DRM display mode, WxH or WxH@HZ (1920x1080@60). Default: the display's preferred mode. With several --connector: once for all, or once per --connector in their order."
     )
     var mode: [String] = []
 
     @Option(
+        parsing: .unconditionalSingleValue,
         help:
             "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for panels mounted on their side. Default on DRM: what the panel's 'panel orientation' property says (DSI panels), else 0. With several --connector: once for all, or once per --connector in their order."
     )
@@ -108,17 +116,19 @@ struct Run: ParsableCommand {
     )
     var seat = false
 
-    @Option(help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
+    @Option(
+        parsing: .unconditional,
+        help: "Frame size for the software backend, WxH (default 1280x720; the panel's size when rotated).")
     var size: String?
 
-    @Option(help: "Refresh rate of the software backend's display link, in Hz (default 60).")
+    @Option(parsing: .unconditional, help: "Refresh rate of the software backend's display link, in Hz (default 60).")
     var refresh: Double?
 
     @Flag(help: "Pace the software backend by the wall clock instead of its virtual clock.")
     var realtime = false
 
     @Option(
-        name: .customLong("max-fps"),
+        name: .customLong("max-fps"), parsing: .unconditional,
         help:
             "Never render more often than this many frames per second (default: the display's refresh rate; lower it for slow SPI panels)."
     )
@@ -138,7 +148,7 @@ struct Run: ParsableCommand {
     var controlSocket: String?
 
     @Option(
-        name: .customLong("max-clients"),
+        name: .customLong("max-clients"), parsing: .unconditional,
         help:
             "Serve at most this many control-socket clients at once (default \(RunOptions.defaultMaxClients)); more are answered with an error and closed."
     )
@@ -158,14 +168,14 @@ struct Run: ParsableCommand {
     var watch = false
 
     @Option(
-        name: .customLong("image-cache"),
+        name: .customLong("image-cache"), parsing: .unconditional,
         help:
             "Memory for images scaled and ready to draw, in MiB; the least recently shown are dropped first and decoded again when needed."
     )
     var imageCache: Int = ImageStoreLimits.defaultCacheMegabytes
 
     @Option(
-        name: .customLong("image-max-pixels"),
+        name: .customLong("image-max-pixels"), parsing: .unconditional,
         help:
             "Refuse image files whose header declares more pixels than this, before decoding them; they draw their placeholder and emit image-failed."
     )

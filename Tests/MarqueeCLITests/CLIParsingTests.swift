@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import MarqueeCore
 import MarqueeDisplay
+import MarqueeProtocol
 import MarqueeRuntime
 import XCTest
 
@@ -53,6 +55,52 @@ final class CLIParsingTests: XCTestCase {
         }
         XCTAssertTrue(
             Marquee.message(for: catchError { try Marquee.parseAsRoot(["run", "--size", "big"]) }).contains("WxH"))
+    }
+
+    /// A negative number after an option is its value, not another option: the message is the
+    /// option's own range, as with `--size=-5x10` (it was "Missing value for '--size <size>'").
+    func testNegativeValuesGetTheOptionsOwnMessage() {
+        let cases: [([String], String)] = [
+            (
+                ["run", "--size", "-5x10"],
+                #"--size must be WxH with each side from 1 to 16384, for example 1280x720 (got "-5x10")"#
+            ),
+            (["run", "--rotate", "-90"], "--rotate must be 0, 90, 180 or 270 (got -90)"),
+            (["run", "--max-fps", "-1"], "--max-fps must be from 1 to 1000 (got -1.0)"),
+            (["run", "--refresh", "-3"], "--refresh must be a rate from 1 to 1000 Hz (got -3.0)"),
+            (["run", "--max-clients", "-1"], "--max-clients must be from 1 to 4096 (got -1)"),
+            (["run", "--image-cache", "-1"], "--image-cache must be from 1 to 65536 MiB (got -1)"),
+            (
+                ["run", "--mode", "-5x10"],
+                #"--mode must be WxH or WxH@HZ, for example 1920x1080 or 1920x1080@60 (got "-5x10")"#
+            ),
+            (["bench", "--frames", "-1"], "--frames must be from 1 to 100000"),
+            (["compare", "a.png", "b.png", "--tolerance", "-1"], "--tolerance must be from 0 to 255"),
+        ]
+        for (arguments, expected) in cases {
+            let message = Marquee.message(for: catchError { try Marquee.parseAsRoot(arguments) })
+            XCTAssertTrue(message.hasPrefix(expected), "\(arguments): \(message)")
+            XCTAssertEqual(
+                Marquee.message(
+                    for: catchError { try Marquee.parseAsRoot([arguments[0]] + Self.joined(arguments.dropFirst())) }),
+                message, "the same as with \"=\"")
+        }
+    }
+
+    /// `--size -5x10` written as `--size=-5x10`.
+    static func joined(_ arguments: ArraySlice<String>) -> [String] {
+        var result: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            if arguments[index].hasPrefix("--"), index + 1 < arguments.endIndex, arguments[index + 1].hasPrefix("-") {
+                result.append(arguments[index] + "=" + arguments[index + 1])
+                index += 2
+            } else {
+                result.append(arguments[index])
+                index += 1
+            }
+        }
+        return result
     }
 
     func testSubcommands() throws {
@@ -271,6 +319,34 @@ final class CLIParsingTests: XCTestCase {
         }
         XCTAssertTrue(help.contains("scroll-to TARGET"))
         XCTAssertTrue(help.contains("software or window"))
+    }
+
+    /// `run --help` lists every command the protocol has, and docs/protocol.md has a heading for
+    /// each: the parser's list is the reference (the help once lacked `apply`, `replace`, `play`,
+    /// `pause`, `resume`, `stop` and `alert-clear`).
+    func testHelpAndProtocolDocumentNameEveryCommand() throws {
+        let help = Marquee.helpMessage(for: Run.self)
+        let block = try XCTUnwrap(help.range(of: "Commands").map { String(help[$0.upperBound...]) })
+        let commands = block.components(separatedBy: "Examples:")[0]
+        var listed: Set<String> = []
+        for line in commands.split(separator: "\n") {
+            for segment in line.components(separatedBy: " | ") + line.components(separatedBy: " ... ") {
+                if let word = segment.split(separator: " ").first { listed.insert(String(word)) }
+            }
+        }
+        // This file is Tests/MarqueeCLITests/CLIParsingTests.swift in the repository.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let protocolText = try String(
+            contentsOf: repository.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let headings = protocolText.split(separator: "\n").filter { $0.hasPrefix("### ") }.joined(separator: "\n")
+        XCTAssertGreaterThanOrEqual(CommandParser.commandNames.count, 24, "the parser lists its commands")
+        for name in CommandParser.commandNames {
+            XCTAssertTrue(listed.contains(name), "run --help lists \(name)")
+            XCTAssertTrue(
+                headings.contains("`\(name) ") || headings.contains("`\(name)`"),
+                "docs/protocol.md has a heading for \(name)")
+        }
     }
 
     func testWindowAndWatch() throws {

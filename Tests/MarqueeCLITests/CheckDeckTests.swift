@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import MarqueeRuntime
 import XCTest
 
 @testable import marquee
@@ -32,6 +33,31 @@ final class CheckDeckTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try CheckDeck.parse(["/nonexistent/deck.json"]).run())
+    }
+
+    /// Files of 0 to 3 bytes get their own problem, read through the file path that `check-deck`,
+    /// `run --deck`, `load` and `--watch` share (one and two bytes once spun for ever).
+    func testFilesOfAFewBytesGetTheirProblemInsteadOfHanging() throws {
+        let missing = #"sections: missing (a deck needs a "sections" array, which may be empty)"#
+        let cases = [
+            ("", "not valid JSON: line 1, column 1: unexpected end of input"),
+            ("1", "(document): expected an object, found a number"),
+            ("a", "not valid JSON: line 1, column 1: unexpected character 'a'"),
+            ("{}", missing), ("[]", "(document): expected an object, found an array"),
+            ("ab", "not valid JSON: line 1, column 1: unexpected character 'a'"),
+            ("12", "(document): expected an object, found a number"), ("{ }", missing),
+        ]
+        for (text, problem) in cases {
+            let path = write(text)
+            defer { unlink(path) }
+            let outcome = LockedBox<(output: [String], valid: Bool)?>(nil)
+            let returned = finishes(within: 10) {
+                outcome.value = try? CheckDeck.report(DeckFile.stream(path), file: "d.json")
+            }
+            XCTAssertTrue(returned, "a file of \(text.utf8.count) bytes (\(text)) was read")
+            XCTAssertEqual(outcome.value?.output, ["d.json: \(problem)", "d.json: 1 problem found"], text)
+            XCTAssertEqual(outcome.value?.valid, false, text)
+        }
     }
 }
 

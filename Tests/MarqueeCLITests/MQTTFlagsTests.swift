@@ -31,6 +31,8 @@ final class MQTTFlagsTests: XCTestCase {
             (["--mqtt-group", "fleet/all"], "needs --mqtt"),
             (["--mqtt", "tcp://h", "--mqtt-topic", "k"], "mqtt://"),
             (["--mqtt", "mqtt://h", "--mqtt-topic", "k/#"], "wildcards"),
+            (["--mqtt", "mqtt://h", "--mqtt-topic", "k", "--mqtt-group", "a/#/b"], "+ alone in its level"),
+            (["--mqtt", "mqtt://h", "--mqtt-topic", "k", "--mqtt-group", "fleet/x+"], "# alone in the last level"),
             (["--mqtt", "mqtt://h", "--mqtt-topic", "k", "--mqtt-ca", "ca.pem"], "mqtts://"),
             (["--mqtt", "mqtt://h", "--mqtt-topic", "k", "--mqtt-password-file", "pw"], "user name"),
             (["--mqtt", "mqtt://u:p@h", "--mqtt-topic", "k", "--mqtt-password-file", "pw"], "one place"),
@@ -39,6 +41,7 @@ final class MQTTFlagsTests: XCTestCase {
             XCTAssertThrowsError(try Marquee.parseAsRoot(["run"] + arguments), "\(arguments)") { error in
                 let message = Marquee.message(for: error)
                 XCTAssertTrue(message.contains(expected), "\(arguments): \(message)")
+                XCTAssertEqual(Marquee.exitCode(for: error).rawValue, 64, "\(arguments)")
             }
         }
     }

@@ -54,6 +54,9 @@ final class JSONReaderTests: XCTestCase {
         // An error far in, after many reads: its line and column count every newline and
         // character (not byte) before it.
         "[\n" + String(repeating: "\"é中 text\",\n  ", count: 400) + "\"last\" oops]",
+        // Shorter than a byte order mark: the reader looks at the first three bytes for one, and
+        // a document of one or two bytes once kept it waiting for them for ever.
+        "", "1", "a", " ", "{}", "[]", "12", "ab", "{ }", "\u{FEFF}", "\u{FEFF}1", "\u{FEFF}{}",
     ]
 
     func testEveryCutGivesTheSameValueOrError() throws {

@@ -57,6 +57,11 @@ final class PlaybackDecoderTests: XCTestCase {
             [#"playback.wrap: "bounce" is not one of "rewind", "loop""#])
         XCTAssertEqual(problems(#"{"mode": "pages", "curve": "wobbly"}"#).count, 1)
         XCTAssertEqual(
+            problems(#"{"mode": "pages", "curve": "cubic-bezier(0,1001,1,1)"}"#),
+            [
+                #"playback.curve: unknown curve "cubic-bezier(0,1001,1,1)" (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1] and y1, y2 in [-100, 100])"#
+            ])
+        XCTAssertEqual(
             problems(#"{"mode": "pages", "speed": 80}"#), [#"playback.speed: only "mode": "ticker" takes a speed"#])
         XCTAssertEqual(
             problems(#"{"mode": "ticker", "dwell": 3}"#),

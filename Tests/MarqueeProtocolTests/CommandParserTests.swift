@@ -38,6 +38,20 @@ final class CommandParserTests: XCTestCase {
         }
     }
 
+    /// Every bound of `cubic-bezier` is in the error, the y bound too: `(0,100,1,1)` is taken and
+    /// `(0,1001,1,1)` refused, and the message says why.
+    func testACubicBezierOutOfBoundsIsRefusedNamingEveryBound() throws {
+        let hint =
+            "(use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1] and y1, y2 in [-100, 100])"
+        for curve in ["cubic-bezier(0,100,1,1)", "cubic-bezier(0,-100,1,100)", "cubic-bezier(1,0.5,0,-2)"] {
+            XCTAssertNoThrow(try command("scroll-to end curve=\(curve)"), curve)
+        }
+        for curve in ["cubic-bezier(0,1001,1,1)", "cubic-bezier(0,0,1,-100.5)", "cubic-bezier(1.5,0,0,1)"] {
+            XCTAssertEqual(error("scroll-to end curve=\(curve)"), "scroll-to: unknown curve \"\(curve)\" \(hint)")
+            XCTAssertEqual(error("play pages curve=\(curve)"), "play pages: unknown curve \"\(curve)\" \(hint)")
+        }
+    }
+
     func testErrorsSayWhatToDo() {
         XCTAssertEqual(
             error("scroll-to"), "scroll-to: missing a target (usage: scroll-to TARGET [duration=S] [curve=NAME])")

@@ -38,6 +38,24 @@ final class MQTTSettingsTests: XCTestCase {
         XCTAssertEqual(settings?.groups, ["fleet/+/all"])
     }
 
+    /// A group a broker would refuse to subscribe to is refused at start: subscribed with
+    /// `PREFIX/command`, it left the kiosk deaf to its own topic.
+    func testGroupsMustBeTopicFiltersAWildcardAloneInItsLevel() throws {
+        var settings = try MQTTSettings(url: "mqtt://h", prefix: "k")
+        let valid = ["fleet/all", "fleet/+/all", "fleet/#", "#", "+", "+/+", "fleet/+", "/fleet", "fleet//all"]
+        XCTAssertNoThrow(try settings.addGroups(valid))
+        XCTAssertEqual(settings.groups, valid)
+        for group in ["a/#/b", "a#", "a/b#", "#/a", "a/+b", "a+/b", "fleet/##", "++"] {
+            XCTAssertThrowsError(try settings.addGroups([group]), group) { error in
+                XCTAssertEqual(
+                    "\(error)",
+                    "--mqtt-group must be an MQTT topic filter: + alone in its level, # alone in the last level (got \"\(group)\")"
+                )
+            }
+        }
+        XCTAssertEqual(settings.groups, valid, "a refused group is not added")
+    }
+
     func testThePasswordFileGivesTheFirstLine() throws {
         let path = SessionHarness.scratch + "/mqtt-password-\(UInt32.random(in: 0...UInt32.max))"
         SessionHarness.writeFile(path, "s3cret\nignored\n")

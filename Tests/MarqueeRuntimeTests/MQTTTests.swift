@@ -74,6 +74,33 @@ final class MQTTTests: XCTestCase, SpawnsMarquee {
         }
     }
 
+    /// Groups with wildcards in their places are subscriptions the broker takes, and the kiosk
+    /// still hears its own command topic beside them; a group with `#` in the middle is refused at
+    /// start (exit 64) instead of leaving the kiosk deaf to everything.
+    func testWildcardGroupsAreHeardWithTheCommandTopicAndABadOneIsRefusedAtStart() throws {
+        let broker = try MQTTBroker()
+        let watcher = try broker.subscribe(["k/status", "k/reply"])
+        let refused = try start(
+            [
+                "run", "--backend", "software", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-topic", "k",
+                "--mqtt-group", "a/#/b",
+            ], stderrPath: broker.directory + "/refused.log")
+        close(refused.input)
+        close(refused.output)
+        XCTAssertEqual(exitStatus(refused), 64)
+        XCTAssertTrue(SessionHarness.readFile(broker.directory + "/refused.log").contains("+ alone in its level"))
+        _ = try startMarquee(broker, prefix: "k", extra: ["--mqtt-group", "fleet/+/lobby", "--mqtt-group", "site/#"])
+        XCTAssertTrue(eventually { watcher.payloads(on: "k/status").contains("online") }, broker.log)
+        try broker.publish("fleet/east/lobby", "wait 0")
+        XCTAssertTrue(eventually { watcher.payloads(on: "k/reply").count == 1 }, broker.log)
+        try broker.publish("site/3/floor/2", "wait 0")
+        XCTAssertTrue(eventually { watcher.payloads(on: "k/reply").count == 2 }, broker.log)
+        try broker.publish("k/command", "wait 0")
+        XCTAssertTrue(eventually { watcher.payloads(on: "k/reply").count == 3 }, broker.log)
+        XCTAssertEqual(
+            json(watcher.payloads(on: "k/reply")).map { $0["seq"] }, [.number(1), .number(2), .number(3)])
+    }
+
     func testCommandsSentWhileTheBrokerWasAwayArriveWhenMarqueeIsBack() throws {
         let broker = try MQTTBroker()
         let before = try broker.subscribe(["k/status", "k/reply"])

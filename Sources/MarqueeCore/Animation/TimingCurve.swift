@@ -23,8 +23,18 @@ public enum TimingCurve: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How far a `cubic-bezier` control point's y may lie from 0: far past any bounce a curve is
+    /// written for, and a bound on how far one overshoots.
+    public static let maximumControlY = 100.0
+
+    /// The curves a command or deck may name, with the bounds of `cubic-bezier`'s numbers, for
+    /// errors.
+    public static let choices =
+        "linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x1, x2 in [0, 1] and y1, y2 in [-\(Int(maximumControlY)), \(Int(maximumControlY))]"
+
     /// Parses a curve name: `linear`, `ease-in`, `ease-out`, `ease-in-out` or
-    /// `cubic-bezier(x1,y1,x2,y2)` with x1 and x2 in [0, 1].
+    /// `cubic-bezier(x1,y1,x2,y2)` with x1 and x2 in [0, 1] and y1 and y2 within
+    /// ±`maximumControlY`.
     public init?(name: String) {
         switch name {
         case "linear": self = .linear
@@ -39,7 +49,7 @@ public enum TimingCurve: Equatable, Sendable, CustomStringConvertible {
             }
             guard numbers.count == 4, let x1 = numbers[0], let y1 = numbers[1], let x2 = numbers[2],
                 let y2 = numbers[3], [x1, y1, x2, y2].allSatisfy(\.isFinite), (0...1).contains(x1),
-                (0...1).contains(x2), abs(y1) <= 100, abs(y2) <= 100
+                (0...1).contains(x2), abs(y1) <= Self.maximumControlY, abs(y2) <= Self.maximumControlY
             else { return nil }
             self = .cubicBezier(UnitBezier(x1: x1, y1: y1, x2: x2, y2: y2))
         }

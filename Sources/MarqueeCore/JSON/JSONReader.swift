@@ -63,7 +63,10 @@ public struct JSONReader: ~Copyable {
         ownsBuffer = true
         sourceEnded = false
         self.maximumDepth = maximumDepth
-        while end < Self.byteOrderMark.count, try refill() {}
+        // Reads until a byte order mark could be seen or the input ends: `refill` tells whether
+        // there are bytes at `position`, which stays true after the end, so the loop asks
+        // `sourceEnded` too (without it an input of one or two bytes looped for ever).
+        while end < Self.byteOrderMark.count, !sourceEnded { try refill() }
         if allowingByteOrderMark, UnsafeBufferPointer(start: base, count: end).starts(with: Self.byteOrderMark) {
             dropUncounted(Self.byteOrderMark.count)
         }

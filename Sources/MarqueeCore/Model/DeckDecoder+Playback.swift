@@ -72,7 +72,7 @@ extension DeckDecoder {
             } else {
                 report(
                     path + ".curve",
-                    "unknown curve \(MessageText.quoted(name)) (use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2))"
+                    "unknown curve \(MessageText.quoted(name)) (use \(TimingCurve.choices))"
                 )
                 valid = false
             }

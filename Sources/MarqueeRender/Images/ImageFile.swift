@@ -37,21 +37,14 @@ enum ImageFile {
     /// The whole file, or an error; `identity` is that of the file actually read (or of the
     /// failed `stat`).
     static func read(_ path: String, maximumBytes: Int) -> (Result<[UInt8], ImageError>, Identity) {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            let code = Errno.current
-            return (.failure(ImageError(code.description)), Identity(missing: code.rawValue))
+        let (opened, identity) = open(path, maximumBytes: maximumBytes)
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let error): return (.failure(error), identity)
         }
-        if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), Identity(status)) }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return (.failure(ImageError(Errno.current.description)), Identity(status)) }
         defer { close(fd) }
-        guard fstat(fd, &status) == 0 else {
-            return (.failure(ImageError(Errno.current.description)), Identity(status))
-        }
-        let identity = Identity(status)
-        if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), identity) }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var bytes = [UInt8](repeating: 0, count: identity.size)
         var filled = 0
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in
@@ -67,6 +60,29 @@ enum ImageFile {
         }
         if filled < bytes.count { bytes.removeLast(bytes.count - filled) }
         return (.success(bytes), identity)
+    }
+
+    /// A descriptor open for reading on a regular file within the cap (the caller closes it), or
+    /// why not; `identity` is that of the file opened (or of the failed `stat`).
+    static func open(_ path: String, maximumBytes: Int) -> (Result<Int32, ImageError>, Identity) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = Errno.current
+            return (.failure(ImageError(code.description)), Identity(missing: code.rawValue))
+        }
+        if let refusal = refusal(status, maximumBytes) { return (.failure(refusal), Identity(status)) }
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return (.failure(ImageError(Errno.current.description)), Identity(status)) }
+        guard fstat(fd, &status) == 0 else {
+            let failure = ImageError(Errno.current.description)
+            close(fd)
+            return (.failure(failure), Identity(status))
+        }
+        if let refusal = refusal(status, maximumBytes) {
+            close(fd)
+            return (.failure(refusal), Identity(status))
+        }
+        return (.success(fd), Identity(status))
     }
 
     private static func refusal(_ status: stat, _ maximumBytes: Int) -> ImageError? {

@@ -67,11 +67,27 @@ public enum PNGFile {
     /// The largest width or height `read` accepts: the largest frame (`--size`, `--mode`).
     public static let maximumSide = 16_384
 
-    /// Reads a PNG into a pixel buffer (alpha is dropped, as the screen has none).
+    /// Reads a PNG into a pixel buffer (alpha is dropped, as the screen has none). The file is
+    /// opened as image files are (`ImageFile.open`): a FIFO, a device, a socket or a directory is
+    /// refused instead of being waited on or read for ever (`marquee compare` exits 2 for them).
     public static func read(_ path: String) throws(RenderError) -> PixelBuffer {
+        // No cap on the size: a PNG stored without compression at the largest side is a gigabyte,
+        // and libpng reads the file a buffer at a time.
+        let (opened, _) = ImageFile.open(path, maximumBytes: Int.max)
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let error): throw RenderError(.pngReadFailed, "cannot read \(path): \(error.message)")
+        }
+        guard let file = fdopen(fd, "rb") else {
+            let reason = Errno.current
+            close(fd)
+            throw RenderError(.pngReadFailed, "cannot read \(path): \(reason)")
+        }
+        defer { fclose(file) }
         var image = png_image()
         image.version = marquee_png_image_version()
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        guard png_image_begin_read_from_stdio(&image, file) != 0 else {
             let reason = message(of: image)
             png_image_free(&image)
             throw RenderError(.pngReadFailed, "cannot read \(path): \(reason)")

@@ -51,6 +51,9 @@ final class LineWriter {
     private let flushThreshold: Int
     /// False once a write failed (for stdout: the reader went away); later lines are dropped.
     private(set) var isOpen = true
+    /// Why the write failed (ENOSPC for a full disk, EPIPE for a reader gone; ETIMEDOUT for a
+    /// non-blocking reader that took nothing for too long), once `isOpen` is false.
+    private(set) var failure: Errno?
     private let closesDescriptor: Bool
 
     init(fd: Int32, flushThreshold: Int = 64 * 1024, closesDescriptor: Bool = false) {
@@ -74,7 +77,11 @@ final class LineWriter {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        if isOpen { isOpen = buffer.withUnsafeBytes { SystemCall.writeAll(fd, $0) } }
+        if isOpen {
+            errno = 0
+            isOpen = buffer.withUnsafeBytes { SystemCall.writeAll(fd, $0) }
+            if !isOpen { failure = errno != 0 ? Errno.current : Errno(rawValue: ETIMEDOUT) }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,3 +1,5 @@
+import CMosquitto
+
 /// Where `--mqtt` connects and which topics it uses: the URL, the topic prefix and the group
 /// topics, checked when the command line is parsed so a typo fails at start, not at the first
 /// reconnect.
@@ -95,9 +97,21 @@ public struct MQTTSettings: Sendable, Equatable {
         }
     }
 
-    /// Adds `--mqtt-group` topics (wildcards allowed: `fleet/+/all` is a subscription).
+    /// Adds `--mqtt-group` topics. A group is a subscription, so wildcards are allowed
+    /// (`fleet/+/all`), but only as a topic filter has them: `+` alone in its level, `#` alone in
+    /// the last level. The groups are subscribed in one call with `PREFIX/command`, and libmosquitto
+    /// refuses that whole call for one bad filter (a broker would refuse it too), which left the
+    /// kiosk deaf to its own command topic; so a bad group is refused at start, by the same check
+    /// libmosquitto applies (`mosquitto_sub_topic_check`).
     public mutating func addGroups(_ topics: [String]) throws(RuntimeError) {
-        for topic in topics { try Self.checkTopic(topic, flag: "--mqtt-group", wildcardsAllowed: true) }
+        for topic in topics {
+            try Self.checkTopic(topic, flag: "--mqtt-group", wildcardsAllowed: true)
+            guard mosquitto_sub_topic_check(topic) == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
+                throw RuntimeError(
+                    "--mqtt-group must be an MQTT topic filter: + alone in its level, # alone in the last level (got \"\(topic)\")"
+                )
+            }
+        }
         groups += topics
     }
 
