@@ -71,6 +71,14 @@ public final class Session {
     var playbackFromDeck = false
     /// False after `display off` (or a schedule's off rule): no frames are rendered.
     var displayIsOn = true
+    /// Why the display is off, while `display off` or a schedule rule keeps it off (only a command
+    /// or the schedule brings it back): `wait idle` and `snapshot` that would wait for it are
+    /// answered at once with this reason instead.
+    var displayOffReason: String?
+    /// The first output's connector while it is disconnected (hotplug), and whether the seat is
+    /// on another virtual terminal: the display is gone for a while and comes back by itself.
+    var disconnectedConnector: String?
+    var seatIsAway = false
     /// The deck's schedule: the part shown, the next change's timer (Session+Schedule.swift).
     var scheduleState = ScheduleRuntime()
     /// Times the schedule's timer fired (a test counts them: none between rule changes).
@@ -169,11 +177,6 @@ public final class Session {
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
-            // The software backend ends with its input, unless a control socket, a broker or a
-            // watched deck file keeps it serving.
-            let endsWithInput =
-                (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
-                || options.exitOnEndOfInput
             if displayIsOn && scene.needsFrame && !link.isFramePending { link.requestFrame() }
             // A marquee, clock or image that changes by itself gets a frame when it changes, and
             // none before (a clock showing minutes costs one frame a minute).
@@ -184,9 +187,11 @@ public final class Session {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
                 continue
             }
-            // A ticker never ends, so it holds no one up (as `wait idle` does not wait for it).
+            // A ticker never ends, so it holds no one up (as `wait idle` does not wait for it); nor
+            // does a display that is gone (unplugged, another VT) and may never come back.
             if endsWithInput && standardInput.isFinished
-                && (!link.isFramePending || (scene.isTickerRunning && !scene.needsFrameBesidesTicker))
+                && (!link.isFramePending || (scene.isTickerRunning && !scene.needsFrameBesidesTicker)
+                    || displayGone != nil)
             {
                 break
             }
@@ -197,6 +202,19 @@ public final class Session {
             for output in furtherOutputs { try output.dispatchAndRender() }
         }
         return 0
+    }
+
+    /// The software backend ends with its input, unless a control socket, a broker or a watched
+    /// deck file keeps it serving; any backend does with `--exit-on-eof`.
+    var endsWithInput: Bool {
+        (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
+            || options.exitOnEndOfInput
+    }
+
+    /// Why the display shows nothing for a hardware reason (it comes back by itself), or nil.
+    var displayGone: String? {
+        if seatIsAway { return "the virtual terminal is switched away" }
+        return disconnectedConnector.map { "\($0) is disconnected" }
     }
 
     /// The link time at which something changes by itself (a marquee, a clock, an image, a card
