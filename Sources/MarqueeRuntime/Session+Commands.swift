@@ -37,7 +37,10 @@ extension Session {
             source.reply(ok: seq, json: &json)
         case .idle(let seq):
             // A running ticker never ends: idle means everything else has.
-            guard !scene.needsFrameBesidesTicker, !link.isFramePending || scene.isTickerRunning else {
+            // Pictures still decoding or fading in are part of the change the script waits for.
+            guard !scene.needsFrameBesidesTicker, !link.isFramePending || scene.isTickerRunning,
+                !renderer.hasUnsettledImages
+            else {
                 return refuseWaitingForDisplay("wait idle", seq: seq, source)
             }
             source.reply(ok: seq, json: &json)

@@ -177,13 +177,21 @@ public final class Session {
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
-            if displayIsOn && scene.needsFrame && !link.isFramePending { link.requestFrame() }
+            // On the virtual clock time stands still while a picture the last frame showed
+            // unfinished is decoded, so the frame it first shows in, and its fade-in, are the same
+            // however fast the machine decodes.
+            let holdsForImages = waitsForImages
+            if displayIsOn && scene.needsFrame && !link.isFramePending && !holdsForImages { link.requestFrame() }
             // A marquee, clock or image that changes by itself gets a frame when it changes, and
             // none before (a clock showing minutes costs one frame a minute).
             let redraw = (endsWithInput && standardInput.isFinished) || !displayIsOn ? nil : nextChange
-            if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
+            // (Within a nanosecond: a redraw "at the last frame's target" is one period after
+            // `now` in exact arithmetic, not always in floating point.)
+            if let redraw, !link.isFramePending, !holdsForImages, redraw - link.refreshPeriod <= link.now + 1e-9 {
+                link.requestFrame()
+            }
             if displayIsOn { for output in furtherOutputs { output.requestFrameIfNeeded() } }
-            if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
+            if link.isVirtual, !link.isFramePending, !holdsForImages, let deadline = earliestWaitDeadline() {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
                 continue
             }
@@ -202,6 +210,13 @@ public final class Session {
             for output in furtherOutputs { try output.dispatchAndRender() }
         }
         return 0
+    }
+
+    /// On the virtual clock: the last frame showed a picture that is still being decoded, so no
+    /// frame is drawn (and no time passes) until it is ready or has failed. A decode always ends:
+    /// only regular files are read, and a file that cannot be decoded fails (ImageStore).
+    var waitsForImages: Bool {
+        link.isVirtual && displayIsOn && renderer.pendingImages.contains { images.isPending($0) }
     }
 
     /// The software backend ends with its input, unless a control socket, a broker or a watched
@@ -378,7 +393,7 @@ public final class Session {
             Messages.imageFailed(path: failure.path, error: failure.error, into: &json)
             for source in sources { source.output.writeLine(json.bytes, event: true) }
         }
-        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
+        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending && !waitsForImages { link.requestFrame() }
     }
 
     /// Logs once that standard output's reader fell more than the cap behind.

@@ -63,6 +63,9 @@ public final class ImageStore: ImageProviding {
 
     public func prefetch(_ requests: [ImageRequest]) { work.prefetch(requests) }
 
+    /// Whether `request` is queued or being decoded (without queueing it or marking it drawn).
+    public func isPending(_ request: ImageRequest) -> Bool { work.isPending(request) }
+
     /// Empties the wake-up pipe and returns what changed since the last call.
     public func takeChanges() -> ImageChanges {
         work.pipe.drain()
@@ -212,6 +215,13 @@ final class ImageWork: @unchecked Sendable {
             urgentQueue.append(request)
             pthread_cond_signal(condition)
             return .pending
+        }
+    }
+
+    func isPending(_ request: ImageRequest) -> Bool {
+        locked {
+            guard failedFiles[request.path] == nil, let entry = entries[request] else { return false }
+            return entry.phase == .queued || entry.phase == .decoding
         }
     }
 
