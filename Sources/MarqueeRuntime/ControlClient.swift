@@ -18,7 +18,8 @@ public enum ControlClient {
     }
 
     /// Sends `commands` (or, when there are none, every line of standard input as it comes),
-    /// prints each reply and event on standard output, and returns 1 if any reply was an error,
+    /// prints each reply and each event that arrives before the last reply on standard output
+    /// (Marquee closes the connection once every line is answered), and returns 1 if any reply was an error,
     /// else 0. Without `reconnect`, throws when the socket cannot be reached or the connection is
     /// lost with lines not answered (or with standard input still open).
     public static func send(socket path: String, commands: [String], reconnect: Bool = false)
