@@ -568,7 +568,11 @@ public final class Renderer {
     private func drawImage(
         _ placed: PlacedImage, x: Int32, y: Int32, time: Double, rasterizer: CardRasterizer, onto image: PixmanImage
     ) {
-        let state = imageProvider.flatMap { provider in placed.request.map { provider.image(for: $0, now: time) } }
+        // A picture the frame's description found pending stays a placeholder in this frame,
+        // though it may have become ready since: the frame is drawn as it was described.
+        let state =
+            placed.request.map { pendingImages.contains($0) } == true
+            ? .pending : imageProvider.flatMap { provider in placed.request.map { provider.image(for: $0, now: time) } }
         guard case .ready(let picture, let readyAt) = state else {
             if case .pending = state { pendingImagesDrawn += 1 }
             rasterizer.drawPlaceholder(placed, onto: image, x: x, y: y)

@@ -130,6 +130,9 @@ public final class Session {
             throw RuntimeError(error.message)
         }
         renderer.imageProvider = images
+        // On the virtual clock a picture first shows in the frame after the first that asks for
+        // it, whatever the workers' speed (with `waitsForImages`: the same frames every run).
+        images.holdsFirstSight = link.isVirtual
         // As `imageResolver` does (self is not whole yet): the --deck folder may hold its images.
         var imagePolicy = paths
         if let deckPath = options.deckPath {
