@@ -186,6 +186,13 @@ public final class Renderer {
     /// (each element counted each time it is drawn), for the bench: what a first pass over
     /// pictures not seen yet shows unfinished.
     public private(set) var pendingImagesDrawn = 0
+    /// The pictures the last frame described showed as placeholders because they were still
+    /// being decoded, and whether any of its pictures was still fading in: `wait idle` waits until
+    /// neither holds, and on the virtual clock no frame is drawn while such a picture is pending.
+    public private(set) var pendingImages: Set<ImageRequest> = []
+    public private(set) var isFadingInImages = false
+    /// Whether the last frame shows a picture not yet decoded or not yet faded in whole.
+    public var hasUnsettledImages: Bool { !pendingImages.isEmpty || isFadingInImages }
     /// Card images drawn so far (full rasters and text layers: misses of their caches).
     public var rasterizedCardCount: Int { cache.rasterizedCount + layers.rasterizedCount }
 
@@ -272,6 +279,8 @@ public final class Renderer {
         wanted.pieces.removeAll(keepingCapacity: true)
         itemContents.removeAll(keepingCapacity: true)
         nextRedraw = nil
+        pendingImages.removeAll(keepingCapacity: true)
+        isFadingInImages = false
         func resolved(_ card: Card, _ item: DisplayList.Item, overlay: Bool = false, ownTemplate: CardTemplate? = nil)
             -> CardContent?
         {
@@ -281,7 +290,16 @@ public final class Renderer {
             let made = content(
                 card, width: cardWidth, height: cardHeight,
                 resolver: overlay ? overlayResolver ?? resolver : resolver, ownTemplate: ownTemplate)
-            if !made.isStatic, item.scale == 1, item.rotation == 0, item.alpha >= 1, item.tint == nil {
+            let asPieces =
+                !made.isStatic && item.scale == 1 && item.rotation == 0 && item.alpha >= 1 && item.tint == nil
+            // Every picture on screen is looked at once per frame (the pieces do it themselves),
+            // so that its state (pending, fading in) is known whether or not its rows are drawn.
+            if !asPieces {
+                for placed in made.images where !imageLook(placed, time: list.time).settled {
+                    nextRedraw = min(nextRedraw ?? list.time, list.time)
+                }
+            }
+            if asPieces {
                 describePieces(made, item, list: list)
             } else if !made.clocks.isEmpty {
                 // Drawn whole from one raster: a clock's change redraws the whole item.
@@ -536,10 +554,13 @@ public final class Renderer {
     private func imageLook(_ placed: PlacedImage, time: Double) -> (value: Int, settled: Bool) {
         guard let provider = imageProvider, let request = placed.request else { return (0, true) }
         switch provider.image(for: request, now: time) {
-        case .pending: return (1, false)
+        case .pending:
+            pendingImages.insert(request)
+            return (1, false)
         case .failed: return (2, true)
         case .ready(_, let readyAt):
             let fade = fadeIn(since: readyAt, time: time)
+            if fade < 1 { isFadingInImages = true }
             return (3 + Int((fade * 255).rounded()), fade >= 1)
         }
     }
@@ -555,7 +576,11 @@ public final class Renderer {
     private func drawImage(
         _ placed: PlacedImage, x: Int32, y: Int32, time: Double, rasterizer: CardRasterizer, onto image: PixmanImage
     ) {
-        let state = imageProvider.flatMap { provider in placed.request.map { provider.image(for: $0, now: time) } }
+        // A picture the frame's description found pending stays a placeholder in this frame,
+        // though it may have become ready since: the frame is drawn as it was described.
+        let state =
+            placed.request.map { pendingImages.contains($0) } == true
+            ? .pending : imageProvider.flatMap { provider in placed.request.map { provider.image(for: $0, now: time) } }
         guard case .ready(let picture, let readyAt) = state else {
             if case .pending = state { pendingImagesDrawn += 1 }
             rasterizer.drawPlaceholder(placed, onto: image, x: x, y: y)

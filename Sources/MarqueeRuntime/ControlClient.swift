@@ -18,7 +18,8 @@ public enum ControlClient {
     }
 
     /// Sends `commands` (or, when there are none, every line of standard input as it comes),
-    /// prints each reply and event on standard output, and returns 1 if any reply was an error,
+    /// prints each reply and each event that arrives before the last reply on standard output
+    /// (Marquee closes the connection once every line is answered), and returns 1 if any reply was an error,
     /// else 0. Without `reconnect`, throws when the socket cannot be reached or the connection is
     /// lost with lines not answered (or with standard input still open).
     public static func send(socket path: String, commands: [String], reconnect: Bool = false)
@@ -101,28 +102,81 @@ private struct ClientSession {
         unanswered.append(line)
     }
 
+    /// Lines sent on this connection whose replies have not come yet. Bounded by
+    /// `maximumInFlight`, and every reply available is read before more is written, so Marquee
+    /// never holds more than a few hundred KiB of replies and events for `send` (it disconnects a
+    /// client that leaves 1 MiB unread), however fast and long the input is.
+    private var inFlight = 0
+    /// Replies are one short line (an error at most 2 KiB), events a few hundred bytes: 128 lines
+    /// in flight keep what Marquee queues for `send` far below its 1 MiB cap, and are plenty to keep
+    /// it busy (it answers a line in microseconds).
+    static let maximumInFlight = 128
+    /// Standard input is not read while this many lines wait to be sent, so a fast feed is held
+    /// back by its pipe instead of filling memory.
+    static let maximumWaiting = 4096
+
     /// Sends every unanswered line, then relays standard input and prints replies until all is
-    /// answered or the connection ends.
+    /// answered or the connection ends. The socket is non-blocking: a write takes what the socket
+    /// has room for, and replies are read whenever they come, never left unread while `send` writes.
     mutating func run(on fd: Int32) -> Outcome {
-        for line in unanswered[firstUnanswered...] where !write(line, to: fd) { return .lost }
-        if !readsInput { shutdown(fd, Int32(SHUT_WR)) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        inFlight = 0
+        var outgoing: [UInt8] = []
+        var outgoingOffset = 0
+        var shutDown = false
         var replies: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            if readsInput { descriptors.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
-            _ = SystemCall.poll(&descriptors, timeoutMilliseconds: -1)
-            if readsInput, descriptors[1].revents != 0 {
-                let sent = unanswered.count
-                readInput()
-                for line in unanswered[sent...] where !write(line, to: fd) { return .lost }
-                if !readsInput { shutdown(fd, Int32(SHUT_WR)) }
+            // Lines go out as replies make room for them, oldest first.
+            while outgoingOffset == outgoing.count, inFlight < Self.maximumInFlight,
+                firstUnanswered + inFlight < unanswered.count
+            {
+                outgoing.removeAll(keepingCapacity: true)
+                outgoingOffset = 0
+                while inFlight < Self.maximumInFlight, firstUnanswered + inFlight < unanswered.count,
+                    outgoing.count < 64 * 1024
+                {
+                    outgoing += unanswered[firstUnanswered + inFlight]
+                    inFlight += 1
+                }
             }
-            if descriptors[0].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
-                if count <= 0 { return unansweredCount == 0 && !readsInput ? .finished : .lost }
-                replies += buffer[..<count]
+            let allSent = outgoingOffset == outgoing.count && firstUnanswered + inFlight == unanswered.count
+            if !readsInput, allSent, !shutDown {
+                shutdown(fd, Int32(SHUT_WR))
+                shutDown = true
+            }
+            let waiting = unanswered.count - firstUnanswered - inFlight
+            var descriptors = [
+                pollfd(fd: fd, events: Int16(POLLIN | (outgoingOffset < outgoing.count ? POLLOUT : 0)), revents: 0)
+            ]
+            if readsInput && waiting < Self.maximumWaiting {
+                descriptors.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0))
+            }
+            _ = SystemCall.poll(&descriptors, timeoutMilliseconds: -1)
+            // Replies first: everything the socket has, before anything more is written.
+            if descriptors[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
+                    if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
+                    if count <= 0 {
+                        printReplies(&replies)
+                        return unansweredCount == 0 && !readsInput ? .finished : .lost
+                    }
+                    replies += buffer[..<count]
+                    if count < buffer.count { break }
+                }
                 printReplies(&replies)
+            }
+            if descriptors.count > 1, descriptors[1].revents != 0 { readInput() }
+            if outgoingOffset < outgoing.count, descriptors[0].revents & Int16(POLLOUT) != 0 {
+                let written = outgoing.withUnsafeBytes {
+                    Glibc.write(fd, $0.baseAddress! + outgoingOffset, $0.count - outgoingOffset)
+                }
+                if written > 0 {
+                    outgoingOffset += written
+                } else if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+                    return .lost
+                }
             }
         }
     }
@@ -152,25 +206,27 @@ private struct ClientSession {
         }
     }
 
-    /// Prints each whole line; a reply (it has "ok") answers the oldest unanswered line.
+    /// Prints each whole line; a reply (it has "ok") answers the oldest unanswered line. The
+    /// printed lines go to standard output in one write.
     private mutating func printReplies(_ pending: inout [UInt8]) {
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = Array(pending[..<newline])
-            pending.removeSubrange(...newline)
-            let reply = try? JSONParser.parse(line)
+        var start = 0
+        var printed = 0
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let reply = try? JSONParser.parse(Array(pending[start..<newline]))
             if let ok = reply?["ok"] {
                 if case .bool(false) = ok { sawError = true }
                 if firstUnanswered < unanswered.count { firstUnanswered += 1 }
+                if inFlight > 0 { inFlight -= 1 }
                 if firstUnanswered > 4096 {
                     unanswered.removeFirst(firstUnanswered)
                     firstUnanswered = 0
                 }
             }
-            (line + [UInt8(ascii: "\n")]).withUnsafeBytes { _ = SystemCall.writeAll(1, $0) }
+            start = newline + 1
+            printed = start
         }
-    }
-
-    private func write(_ line: [UInt8], to fd: Int32) -> Bool {
-        line.withUnsafeBytes { SystemCall.writeAll(fd, $0) }
+        guard printed > 0 else { return }
+        pending[..<printed].withUnsafeBytes { _ = SystemCall.writeAll(1, $0) }
+        pending.removeSubrange(..<printed)
     }
 }

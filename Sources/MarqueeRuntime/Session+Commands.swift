@@ -37,10 +37,15 @@ extension Session {
             source.reply(ok: seq, json: &json)
         case .idle(let seq):
             // A running ticker never ends: idle means everything else has.
-            guard !scene.needsFrameBesidesTicker, !link.isFramePending || scene.isTickerRunning else { return false }
+            // Pictures still decoding or fading in are part of the change the script waits for.
+            guard !scene.needsFrameBesidesTicker, !link.isFramePending || scene.isTickerRunning,
+                !renderer.hasUnsettledImages
+            else {
+                return refuseWaitingForDisplay("wait idle", seq: seq, source)
+            }
             source.reply(ok: seq, json: &json)
         case .snapshot(let seq, let path):
-            guard !scene.hasUnpresentedChange else { return false }
+            guard !scene.hasUnpresentedChange else { return refuseWaitingForDisplay("snapshot", seq: seq, source) }
             writeSnapshot(path, seq: seq, source)
         case .load(let seq, let load):
             guard let result = load.result else { return false }
@@ -61,6 +66,27 @@ extension Session {
             }
         }
         return true
+    }
+
+    /// A `wait idle` or `snapshot` that needs a frame the display will not draw: while `display
+    /// off` or a schedule rule keeps it off (only a command or the schedule undoes that, and this
+    /// source's queue, which may hold the `display on`, is held), it is answered at once with an
+    /// error; while the display is gone for a hardware reason it waits, as the display comes back
+    /// by itself, unless standard input ended and the run ends with it. Returns whether it was
+    /// answered.
+    private func refuseWaitingForDisplay(_ command: String, seq: Int, _ source: CommandSource) -> Bool {
+        if let reason = displayOffReason, !displayIsOn {
+            source.reply(
+                error: "\(command): the display is off (\(reason)); send display on first", seq: seq, json: &json)
+            return true
+        }
+        if let gone = displayGone, source === standardInput, !source.isReading, endsWithInput {
+            source.reply(
+                error: "\(command): input ended while the display is gone (\(gone)); not waiting for it",
+                seq: seq, json: &json)
+            return true
+        }
+        return false
     }
 
     /// Shows `deck` as one animated batch of its differences from the shown deck; the reply

@@ -39,6 +39,13 @@ extension Session {
             Messages.display(
                 connector: change.connector, state: change.state.rawValue, mode: change.mode, into: &json)
             for source in sources { source.output.writeLine(json.bytes, event: true) }
+            if output == nil {
+                if change.state == .disconnected {
+                    disconnectedConnector = change.connector
+                } else if disconnectedConnector == change.connector {
+                    disconnectedConnector = nil
+                }
+            }
             if let size = change.resized {
                 Log.info("display: laying the deck out for \(size) on \(change.connector)")
                 if let output {

@@ -78,7 +78,10 @@ extension Session {
         }
         if state.displayOff != scheduleState.displayOff {
             scheduleState.displayOff = state.displayOff
-            setDisplay(on: !state.displayOff, cause: "schedule")
+            let rule = Schedule.displayOffRule(whole.schedule, at: wallNow)
+            setDisplay(
+                on: !state.displayOff, cause: "schedule",
+                reason: "the schedule's \"display\": \"off\" rule, \(rule?.hours ?? "now")")
         }
         scheduleState.deadline = Schedule.nextChange(whole.schedule, after: wallNow).map { $0 - scene.clockOffset }
     }

@@ -13,7 +13,9 @@ extension Session {
         guard let seat = backend as? DisplaySeat else { return }
         let changes: [SeatChange]
         do { changes = try seat.takeSeatChanges() } catch { throw RuntimeError(error) }
-        guard changes.last == .back else { return }
+        guard let last = changes.last else { return }
+        seatIsAway = last == .away
+        guard last == .back else { return }
         // The frame as the scene is now: the display showed another program's picture meanwhile.
         scene.needsRedraw()
         for output in furtherOutputs { output.scene.needsRedraw() }

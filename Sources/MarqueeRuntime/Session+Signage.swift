@@ -27,7 +27,7 @@ extension Session {
             }
             source.reply(ok: seq, json: &json)
         case .display(let on):
-            setDisplay(on: on, cause: "command")
+            setDisplay(on: on, cause: "command", reason: "display off")
             source.reply(ok: seq, json: &json)
         default:
             preconditionFailure("Session.applySignage: \(command.name) is not a signage command")
@@ -35,10 +35,12 @@ extension Session {
     }
 
     /// Turns the display off (no frames are rendered; time goes on) or on (the next frame shows
-    /// the scene as it is then). The schedule's `"display": "off"` and the command both land here.
-    func setDisplay(on: Bool, cause: String) {
+    /// the scene as it is then). The schedule's `"display": "off"` and the command both land here;
+    /// `reason` names what turned it off, for the errors of `wait idle` and `snapshot` meanwhile.
+    func setDisplay(on: Bool, cause: String, reason: String) {
         guard on != displayIsOn else { return }
         displayIsOn = on
+        displayOffReason = on ? nil : reason
         Log.info("\(cause): display \(on ? "on" : "off")")
         // DRM turns its CRTC off, fbdev blanks the panel; the software and window backends only
         // stop their frames.

@@ -71,6 +71,14 @@ public final class Session {
     var playbackFromDeck = false
     /// False after `display off` (or a schedule's off rule): no frames are rendered.
     var displayIsOn = true
+    /// Why the display is off, while `display off` or a schedule rule keeps it off (only a command
+    /// or the schedule brings it back): `wait idle` and `snapshot` that would wait for it are
+    /// answered at once with this reason instead.
+    var displayOffReason: String?
+    /// The first output's connector while it is disconnected (hotplug), and whether the seat is
+    /// on another virtual terminal: the display is gone for a while and comes back by itself.
+    var disconnectedConnector: String?
+    var seatIsAway = false
     /// The deck's schedule: the part shown, the next change's timer (Session+Schedule.swift).
     var scheduleState = ScheduleRuntime()
     /// Times the schedule's timer fired (a test counts them: none between rule changes).
@@ -122,6 +130,9 @@ public final class Session {
             throw RuntimeError(error.message)
         }
         renderer.imageProvider = images
+        // On the virtual clock a picture first shows in the frame after the first that asks for
+        // it, whatever the workers' speed (with `waitsForImages`: the same frames every run).
+        images.holdsFirstSight = link.isVirtual
         // As `imageResolver` does (self is not whole yet): the --deck folder may hold its images.
         var imagePolicy = paths
         if let deckPath = options.deckPath {
@@ -169,24 +180,29 @@ public final class Session {
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
-            // The software backend ends with its input, unless a control socket, a broker or a
-            // watched deck file keeps it serving.
-            let endsWithInput =
-                (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
-                || options.exitOnEndOfInput
-            if displayIsOn && scene.needsFrame && !link.isFramePending { link.requestFrame() }
+            // On the virtual clock time stands still while a picture the last frame showed
+            // unfinished is decoded, so the frame it first shows in, and its fade-in, are the same
+            // however fast the machine decodes.
+            let holdsForImages = waitsForImages
+            if displayIsOn && scene.needsFrame && !link.isFramePending && !holdsForImages { link.requestFrame() }
             // A marquee, clock or image that changes by itself gets a frame when it changes, and
             // none before (a clock showing minutes costs one frame a minute).
             let redraw = (endsWithInput && standardInput.isFinished) || !displayIsOn ? nil : nextChange
-            if let redraw, !link.isFramePending, redraw - link.refreshPeriod <= link.now { link.requestFrame() }
+            // (Within a nanosecond: a redraw "at the last frame's target" is one period after
+            // `now` in exact arithmetic, not always in floating point.)
+            if let redraw, !link.isFramePending, !holdsForImages, redraw - link.refreshPeriod <= link.now + 1e-9 {
+                link.requestFrame()
+            }
             if displayIsOn { for output in furtherOutputs { output.requestFrameIfNeeded() } }
-            if link.isVirtual, !link.isFramePending, let deadline = earliestWaitDeadline() {
+            if link.isVirtual, !link.isFramePending, !holdsForImages, let deadline = earliestWaitDeadline() {
                 link.advanceIdle(to: min(deadline, max(link.now, (redraw ?? .infinity) - link.refreshPeriod)))
                 continue
             }
-            // A ticker never ends, so it holds no one up (as `wait idle` does not wait for it).
+            // A ticker never ends, so it holds no one up (as `wait idle` does not wait for it); nor
+            // does a display that is gone (unplugged, another VT) and may never come back.
             if endsWithInput && standardInput.isFinished
-                && (!link.isFramePending || (scene.isTickerRunning && !scene.needsFrameBesidesTicker))
+                && (!link.isFramePending || (scene.isTickerRunning && !scene.needsFrameBesidesTicker)
+                    || displayGone != nil)
             {
                 break
             }
@@ -197,6 +213,26 @@ public final class Session {
             for output in furtherOutputs { try output.dispatchAndRender() }
         }
         return 0
+    }
+
+    /// On the virtual clock: the last frame showed a picture that is still being decoded, so no
+    /// frame is drawn (and no time passes) until it is ready or has failed. A decode always ends:
+    /// only regular files are read, and a file that cannot be decoded fails (ImageStore).
+    var waitsForImages: Bool {
+        link.isVirtual && displayIsOn && renderer.pendingImages.contains { images.isPending($0) }
+    }
+
+    /// The software backend ends with its input, unless a control socket, a broker or a watched
+    /// deck file keeps it serving; any backend does with `--exit-on-eof`.
+    var endsWithInput: Bool {
+        (backend.name == "software" && controlSocket == nil && mqtt == nil && watcher == nil)
+            || options.exitOnEndOfInput
+    }
+
+    /// Why the display shows nothing for a hardware reason (it comes back by itself), or nil.
+    var displayGone: String? {
+        if seatIsAway { return "the virtual terminal is switched away" }
+        return disconnectedConnector.map { "\($0) is disconnected" }
     }
 
     /// The link time at which something changes by itself (a marquee, a clock, an image, a card
@@ -360,7 +396,7 @@ public final class Session {
             Messages.imageFailed(path: failure.path, error: failure.error, into: &json)
             for source in sources { source.output.writeLine(json.bytes, event: true) }
         }
-        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending { link.requestFrame() }
+        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending && !waitsForImages { link.requestFrame() }
     }
 
     /// Logs once that standard output's reader fell more than the cap behind.

@@ -69,6 +69,34 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertEqual(later, 2.5, "the fade-in's start does not move")
     }
 
+    func testOnAVirtualClockAPictureFirstShowsInTheFrameAfterTheFirstThatAskedForIt() throws {
+        let files = try ImageTestFiles()
+        try writePNG(files.path("a.png"))
+        try writePNG(files.path("b.png"), seed: 1)
+        let store = try ImageStore()
+        store.holdsFirstSight = true
+        let asked = ImageRequest(path: files.path("a.png"), width: 50, height: 40, fit: .cover)
+        let prefetched = ImageRequest(path: files.path("b.png"), width: 50, height: 40, fit: .cover)
+        // Decoded before any frame asks for it (prefetched), or while the first frame that asked
+        // was drawn: either way that frame shows the placeholder, and the next the picture.
+        store.prefetch([prefetched])
+        guard case .pending = store.image(for: asked, now: 1) else { return XCTFail("a lookup never decodes") }
+        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+        for _ in 0..<200 where store.isPending(asked) || store.isPending(prefetched) { _ = poll(&descriptor, 1, 100) }
+        XCTAssertFalse(store.isPending(asked), "decoded")
+        XCTAssertFalse(store.isPending(prefetched), "decoded")
+        guard case .pending = store.image(for: asked, now: 1) else {
+            return XCTFail("not in the frame that asked first")
+        }
+        guard case .pending = store.image(for: prefetched, now: 1.5) else {
+            return XCTFail("a prefetched picture not in the first frame that asks for it")
+        }
+        guard case .ready(_, let readyAt) = store.image(for: asked, now: 1.5) else { return XCTFail("the next frame") }
+        XCTAssertEqual(readyAt, 1.5)
+        guard case .ready(_, let second) = store.image(for: prefetched, now: 2) else { return XCTFail() }
+        XCTAssertEqual(second, 2)
+    }
+
     func testOneFileInManyCardsIsDecodedOncePerSize() throws {
         let files = try ImageTestFiles()
         let photo = ImageTestFiles.Picture(width: 600, height: 400) { x, y in (UInt8(x % 256), UInt8(y % 256), 7, 255) }

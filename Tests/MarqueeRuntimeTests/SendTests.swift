@@ -66,4 +66,44 @@ final class SendTests: XCTestCase, SpawnsMarquee {
         close(bridge.output)
         stop(server)
     }
+
+    /// Waits up to `seconds` for `running` to exit; its status, or nil (then it is killed).
+    func exitStatus(_ running: Running, within seconds: Int) -> Int32? {
+        for _ in 0..<(seconds * 100) {
+            var status: Int32 = 0
+            if waitpid(running.pid, &status, WNOHANG) == running.pid {
+                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
+            }
+            usleep(10_000)
+        }
+        kill(running.pid, SIGKILL)
+        return nil
+    }
+
+    func testAFileOfTwelveThousandLinesIsAnsweredWholeWithoutMarqueeDroppingTheClient() throws {
+        // Replies and events are several times the size of these lines: a `send` that wrote its
+        // input faster than it read would leave Marquee over its 1 MiB cap and be disconnected.
+        let serverLog = socketPath + ".server.log"
+        let server = try start(
+            ["run", "--backend", "software", "--realtime", "--control-socket", socketPath], stderrPath: serverLog)
+        XCTAssertTrue(eventually { access(socketPath, F_OK) == 0 }, "the server's socket appears")
+        let input = socketPath + ".in"
+        let output = socketPath + ".out"
+        SessionHarness.writeFile(
+            input, String(repeating: "scroll-by 1 duration=0\nscroll-by -1 duration=0\n", count: 6_000))
+        let log = socketPath + ".log"
+        let bridge = try start(
+            ["send", "--socket", socketPath], stderrPath: log,
+            runner: ["/bin/sh", "-c", "exec \"$0\" \"$@\" <\(input) >\(output)"])
+        let status = exitStatus(bridge, within: 120)
+        close(bridge.input)
+        close(bridge.output)
+        XCTAssertEqual(status, 0, SessionHarness.readFile(log))
+        let answers = replies(SessionHarness.readFile(output))
+        XCTAssertEqual(answers.count, 12_000)
+        XCTAssertEqual(answers.last?["seq"], .number(12_000))
+        XCTAssertTrue(answers.allSatisfy { $0["ok"] == .bool(true) })
+        XCTAssertFalse(SessionHarness.readFile(serverLog).contains("disconnected"), SessionHarness.readFile(serverLog))
+        stop(server)
+    }
 }

@@ -87,6 +87,65 @@ final class ImageSessionTests: XCTestCase {
         XCTAssertTrue(
             abs(Int(r) - 0x20) <= 8 && abs(Int(g) - 0x80) <= 8 && abs(Int(b) - 0xE0) <= 8, String(after, radix: 16))
     }
+
+    func testWaitIdleWaitsForPicturesToDecodeAndFadeInAndForNoneThatFailed() throws {
+        let folder = SessionHarness.scratch + "/image-idle-\(UInt64.random(in: 0..<UInt64.max))"
+        mkdir(folder, 0o755)
+        let picture = PixelBuffer(width: 400, height: 300)
+        picture.withPixels { $0.update(repeating: 0xFF20_80E0) }
+        try PNGFile.write(picture, to: folder + "/photo.png")
+        let deck = folder + "/deck.json"
+        SessionHarness.writeFile(
+            deck,
+            """
+            {"style": {"transitionDuration": 0.2},
+             "templates": {"dish": {"height": 120, "elements": [
+               {"image": "photo", "left": 10, "top": 10, "width": 80, "height": 60, "fit": "fill", "placeholder": "#ff0000"}]}},
+             "sections": [{"cards": [{"id": "a", "template": "dish", "fields": {"photo": "photo.png"}},
+                                     {"id": "b", "template": "dish", "fields": {"photo": "missing.png"}}]}]}
+            """)
+        let shot = folder + "/idle.png"
+        let run = try SessionHarness.run(
+            "wait idle\nsnapshot \(shot)\nquit\n", deckPath: deck, size: PixelSize(width: 400, height: 400))
+        XCTAssertEqual(run.replies.filter { $0["ok"] != nil }.map { $0["ok"]?.bool }, [true, true, true])
+        XCTAssertTrue(run.replies.contains { $0["event"]?.string == "image-failed" }, "\(run.replies)")
+        // The picture decoded and wholly faded in (a 400x300 PNG shrunk to 80x60: one colour),
+        // the missing one's placeholder for good.
+        let pixels = try PNGFileReader.read(shot)
+        XCTAssertEqual(pixels.pixel(x: 40 + 50, y: 40 + 40) & 0xFF_FFFF, 0x20_80E0, "the picture, not the placeholder")
+        let second = try XCTUnwrap(run.trace.last?["cards"]?.array?.first { $0["id"]?.string == "b" })
+        let secondY = Int(try XCTUnwrap(second["y"]?.number))
+        XCTAssertEqual(pixels.pixel(x: 40 + 50, y: secondY + 40) & 0xFF_FFFF, 0xFF_0000)
+        // The fade ran on the virtual clock: frames until 0.2 s after the picture was first shown.
+        let targets = run.trace.map { $0["target"]!.number! }
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(targets.last), 0.2, "\(targets)")
+    }
+
+    func testSnapshotsOfADeckWithPhotosAfterWaitIdleAreTheSameEveryRun() throws {
+        let root = #filePath.components(separatedBy: "/Tests/").first!
+        let deck = root + "/docs/examples/cafe-menu.json"
+        var shots: [PixelBuffer] = []
+        var traces: [[JSONValue]] = []
+        for script in ["wait idle", "wait idle", "wait 3\nwait idle"] {
+            let shot = SessionHarness.scratch + "/cafe-\(UInt64.random(in: 0..<UInt64.max)).png"
+            let run = try SessionHarness.run(
+                "\(script)\nsnapshot \(shot)\nquit\n", deckPath: deck, size: PixelSize(width: 1280, height: 720))
+            XCTAssertFalse(run.replies.contains { $0["ok"]?.bool == false }, "\(run.replies)")
+            shots.append(try PNGFileReader.read(shot))
+            traces.append(run.trace)
+        }
+        // After `wait idle` the six photos are shown whole, as after 3 s, and the frames that led
+        // there are the same on every run however fast the photos were decoded.
+        XCTAssertEqual(traces[0].count, traces[1].count)
+        XCTAssertTrue(traces[0].elementsEqual(traces[1]) { "\($0)" == "\($1)" }, "the same frames every run")
+        for index in 1..<3 {
+            var differing = 0
+            for y in 0..<720 {
+                for x in 0..<1280 where shots[index].pixel(x: x, y: y) != shots[0].pixel(x: x, y: y) { differing += 1 }
+            }
+            XCTAssertEqual(differing, 0, "run \(index) differs from the first in \(differing) pixels")
+        }
+    }
 }
 
 /// A card going stale in a running session on the virtual clock: no frames while it waits for its

@@ -85,9 +85,42 @@ wait_for_display() {
     else pass $name "without the flag: $(grep -m1 'no display' $OUT/$name.nowait.log | cut -c1-90)…; with it: $woke wake-ups in 2 s waiting, then $(wc -l <$OUT/$name.jsonl) frames and the scroll finished"; fi
 }
 
+# Input ending while the display is unplugged, with a `wait idle` and a `snapshot` waiting for it:
+# both are answered with an error and Marquee exits (--exit-on-eof) instead of waiting for a
+# display that may never come back.
+hotplug_end_of_input() {
+    name=drm-atomic-hotplug-end-of-input
+    rm -f /tmp/eof.in && mkfifo /tmp/eof.in
+    $M run --backend drm --mode 640x480 --exit-on-eof </tmp/eof.in >$OUT/$name.out 2>$OUT/$name.log &
+    pid=$!
+    exec 8>/tmp/eof.in
+    echo 'wait 0.5' >&8
+    wait_lines $OUT/$name.out 1
+    echo off >$STATUS
+    sleep 1
+    printf 'scroll-to 40 duration=1\nwait idle\nsnapshot /out/%s.png\n' $name >&8
+    sleep 1
+    exec 8>&-
+    # It must end by itself within a few seconds of its input's end.
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 $pid 2>/dev/null || break; sleep 0.5; done
+    alive=$(kill -0 $pid 2>/dev/null && echo yes)
+    [ "$alive" = yes ] && kill $pid
+    wait $pid
+    rc=$?
+    echo detect >$STATUS
+    rm -f /tmp/eof.in
+    show $OUT/$name.log
+    if [ "$alive" = yes ]; then fail $name "still running 5 s after its input ended: $(cat $OUT/$name.out | tr '\n' ' ')"
+    elif [ $rc -ne 0 ]; then fail $name "marquee exited $rc"
+    elif ! grep -q '"seq":3,"ok":false,"error":"wait idle: input ended while the display is gone (Virtual-1 is disconnected)' $OUT/$name.out; then fail $name "wait idle not refused: $(cat $OUT/$name.out | tr '\n' ' ')"
+    elif ! grep -q '"seq":4,"ok":false,"error":"snapshot: input ended while the display is gone' $OUT/$name.out; then fail $name "snapshot not refused: $(cat $OUT/$name.out | tr '\n' ' ')"
+    else pass $name "wait idle and snapshot refused at the end of input, exit 0"; fi
+}
+
 if [ -z "$STATUS" ]; then fail hotplug "no /sys/class/drm/card*-Virtual-1/status"
 else
     hotplug_scroll atomic
     hotplug_scroll legacy
+    hotplug_end_of_input
     wait_for_display
 fi

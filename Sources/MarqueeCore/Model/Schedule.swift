@@ -26,6 +26,16 @@ public struct ScheduleRule: Equatable, Sendable {
 
     var crossesMidnight: Bool { to <= from }
 
+    /// The rule's times as a deck writes them: "23:00 to 06:00".
+    public var hours: String {
+        func clock(_ minutes: Int) -> String {
+            let hour = minutes / 60
+            let minute = minutes % 60
+            return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+        }
+        return clock(from) + " to " + clock(to)
+    }
+
     /// Whether the rule holds at `minute` of a day that is weekday `weekday`.
     func holds(weekday: Int, minute: Int) -> Bool {
         if crossesMidnight {
@@ -62,6 +72,12 @@ public enum Schedule {
             }
         }
         return state
+    }
+
+    /// The first `"display": "off"` rule that holds at `time`, to name it in messages.
+    public static func displayOffRule(_ rules: [ScheduleRule], at time: Double) -> ScheduleRule? {
+        let (weekday, minute) = localDay(time)
+        return rules.first { $0.action == .displayOff && $0.holds(weekday: weekday, minute: minute) }
     }
 
     /// The first moment after `time` at which a rule starts or ends (where the state may

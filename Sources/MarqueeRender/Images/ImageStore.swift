@@ -57,11 +57,24 @@ public final class ImageStore: ImageProviding {
     /// Readable when an image became ready or failed since the last `takeChanges()`.
     public var wakeUpDescriptor: Int32 { work.pipe.readEnd }
 
+    /// On a virtual clock: a picture is never shown in the frame that first asks for it, even if
+    /// it was decoded in time (prefetched, or done while the frame was being drawn). The frame it
+    /// first appears in then depends on the frames alone, never on how fast the workers were, so a
+    /// scripted run draws the same frames every time (the session draws no frame while a picture
+    /// the last one asked for is decoding). Set before the first frame.
+    public var holdsFirstSight: Bool {
+        get { work.holdsFirstSight }
+        set { work.holdsFirstSight = newValue }
+    }
+
     public func image(for request: ImageRequest, now: Double) -> ImageState {
         work.lookUp(request, now: now)
     }
 
     public func prefetch(_ requests: [ImageRequest]) { work.prefetch(requests) }
+
+    /// Whether `request` is queued or being decoded (without queueing it or marking it drawn).
+    public func isPending(_ request: ImageRequest) -> Bool { work.isPending(request) }
 
     /// Empties the wake-up pipe and returns what changed since the last call.
     public func takeChanges() -> ImageChanges {
@@ -93,6 +106,8 @@ final class ImageWork: @unchecked Sendable {
         var lastUse: UInt64 = 0
         var identity: ImageFile.Identity?
         var failure: String?
+        /// The `now` of the first frame that looked the request up (`holdsFirstSight`).
+        var firstLookUp: Double?
     }
 
     struct FailedFile {
@@ -133,6 +148,12 @@ final class ImageWork: @unchecked Sendable {
     private var nextRecheck = 0.0
     /// Files a worker is reading or decoding now.
     private var busyPaths: Set<String> = []
+    /// `ImageStore.holdsFirstSight`.
+    var holdsFirstSight: Bool {
+        get { locked { firstSightHeld } }
+        set { locked { firstSightHeld = newValue } }
+    }
+    private var firstSightHeld = false
 
     init(limits: ImageStoreLimits) throws(ImageError) {
         self.limits = limits
@@ -185,7 +206,11 @@ final class ImageWork: @unchecked Sendable {
                 return .failed(failed.message)
             }
             if let entry = entries[request] {
+                let firstLookUp = entry.firstLookUp ?? now
+                entries[request]!.firstLookUp = firstLookUp
                 switch entry.phase {
+                case .ready where firstSightHeld && firstLookUp >= now:
+                    return .pending
                 case .ready:
                     useClock += 1
                     entries[request]!.lastUse = useClock
@@ -208,10 +233,17 @@ final class ImageWork: @unchecked Sendable {
                 entries[request] = Entry(phase: .failed, failure: reason)
                 return .failed(reason)
             }
-            entries[request] = Entry(phase: .queued, urgent: true)
+            entries[request] = Entry(phase: .queued, urgent: true, firstLookUp: now)
             urgentQueue.append(request)
             pthread_cond_signal(condition)
             return .pending
+        }
+    }
+
+    func isPending(_ request: ImageRequest) -> Bool {
+        locked {
+            guard failedFiles[request.path] == nil, let entry = entries[request] else { return false }
+            return entry.phase == .queued || entry.phase == .decoding
         }
     }
 
@@ -443,7 +475,9 @@ final class ImageWork: @unchecked Sendable {
                         counters.scales += 1
                         makeRoom(for: image.byteCount)
                         cachedBytes += image.byteCount
-                        entries[request] = Entry(phase: .ready, image: image, identity: identity)
+                        entries[request] = Entry(
+                            phase: .ready, image: image, identity: identity,
+                            firstLookUp: entries[request]?.firstLookUp)
                         newlyReady.insert(request)
                     }
                 }
