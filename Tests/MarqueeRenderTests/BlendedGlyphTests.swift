@@ -13,44 +13,24 @@ import XCTest
 final class BlendedGlyphTests: XCTestCase {
     func testGlyphsFromTheirBlendsMatchPixmanPixelForPixel() throws {
         var random = SplitMix64(seed: 41)
-        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        func below(_ bound: Int) -> Int { GlyphTestPieces.below(bound, &random) }
         var differing = 0
         var madeRows = 0
         for round in 0..<200 {
-            let alpha = below(3) == 0 ? UInt16(below(0x10000)) : 0xFFFF
-            func channel() -> UInt16 { UInt16(below(Int(alpha) + 1)) }
-            let color = pixman_color_t(red: channel(), green: channel(), blue: channel(), alpha: alpha)
+            let color = GlyphTestPieces.color(&random)
             let solid = try PixmanImage(solid: color)
             let fill = 0xFF00_0000 | UInt32(below(1 << 24))
             let table = try XCTUnwrap(GlyphBlender.OverTable(color: SolidFill.pixel(color), fill: fill))
             let blends = BlendedGlyphs(table: table, glyphCount: 16)
             let (width, height) = (57, 41)
-            let expected = try PixmanImage(format: PIXMAN_x8r8g8b8, width: width, height: height)
-            let got = try PixmanImage(format: PIXMAN_x8r8g8b8, width: width, height: height)
-            let clip = below(3) == 0 ? below(12)..<(14 + below(24)) : nil
-            expected.clip(toRows: clip)
-            got.clip(toRows: clip)
-            let a = expected.pixels!.assumingMemoryBound(to: UInt32.self)
-            let b = got.pixels!.assumingMemoryBound(to: UInt32.self)
             // Mostly the fill (as under a card's text), with a few other pixels.
-            for index in 0..<(expected.stride / 4 * height) {
-                let pixel = below(60) == 0 ? UInt32(truncatingIfNeeded: random.next()) : fill
-                a[index] = pixel
-                b[index] = pixel
-            }
+            let (expected, got) = try GlyphTestPieces.targets(
+                width: width, height: height, fill: fill, strayOneIn: 60, &random)
             let frame = try XCTUnwrap(GlyphBlender.Frame(got))
             // Glyphs drawn over each other in turn, one of them twice (its blends made once).
             var glyphs: [(mask: PixmanImage, glyph: GlyphMask, index: UInt32)] = []
             for index in 0..<UInt32(1 + below(5)) {
-                let mask = try PixmanImage(format: PIXMAN_a8, width: 1 + below(21), height: 1 + below(28))
-                let bytes = mask.pixels!.assumingMemoryBound(to: UInt8.self)
-                for offset in 0..<(mask.stride * mask.height) {
-                    switch below(4) {
-                    case 0: bytes[offset] = 0
-                    case 1: bytes[offset] = 255
-                    default: bytes[offset] = UInt8(below(256))
-                    }
-                }
+                let mask = try GlyphTestPieces.mask(widths: 21, heights: 28, &random)
                 let glyph = GlyphMask(Glyph(mask: mask, bearingX: 0, bearingY: 0, advance: 0))
                 glyphs.append((mask, glyph, index))
             }
@@ -69,14 +49,7 @@ final class BlendedGlyphTests: XCTestCase {
                     blended: pixels, coverage: coverage, width: glyph.width, height: glyph.height,
                     stride: glyph.stride, x: x, y: y, onto: frame, table: table)
             }
-            for index in 0..<(expected.stride / 4 * height) where a[index] != b[index] {
-                if differing < 5 {
-                    XCTFail(
-                        "round \(round), pixel \(index): pixman \(String(a[index], radix: 16)), "
-                            + "blended \(String(b[index], radix: 16))")
-                }
-                differing += 1
-            }
+            differing += GlyphTestPieces.differing(expected, got, round: round, drawnBy: "blended", before: differing)
         }
         XCTAssertEqual(differing, 0)
         XCTAssertGreaterThan(madeRows, 1000, "the made rows' path ran")

@@ -67,19 +67,6 @@ final class SendTests: XCTestCase, SpawnsMarquee {
         stop(server)
     }
 
-    /// Waits up to `seconds` for `running` to exit; its status, or nil (then it is killed).
-    func exitStatus(_ running: Running, within seconds: Int) -> Int32? {
-        for _ in 0..<(seconds * 100) {
-            var status: Int32 = 0
-            if waitpid(running.pid, &status, WNOHANG) == running.pid {
-                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
-            }
-            usleep(10_000)
-        }
-        kill(running.pid, SIGKILL)
-        return nil
-    }
-
     func testAFileOfTwelveThousandLinesIsAnsweredWholeWithoutMarqueeDroppingTheClient() throws {
         // Replies and events are several times the size of these lines: a `send` that wrote its
         // input faster than it read would leave Marquee over its 1 MiB cap and be disconnected.

@@ -89,8 +89,9 @@ extension SpawnsMarquee {
         return text
     }
 
-    func exitStatus(_ running: Running) -> Int32? {
-        for _ in 0..<300 {
+    /// Waits up to `seconds` for `running` to exit; its status, or nil (then it is killed).
+    func exitStatus(_ running: Running, within seconds: Int = 3) -> Int32? {
+        for _ in 0..<(seconds * 100) {
             var status: Int32 = 0
             if waitpid(running.pid, &status, WNOHANG) == running.pid {
                 return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)

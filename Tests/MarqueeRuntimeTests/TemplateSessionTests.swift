@@ -58,12 +58,18 @@ final class TemplateSessionTests: XCTestCase {
 /// An image element in a running session with the real image store: the placeholder first (a
 /// decode never holds a frame), then the picture, decoded on the store's threads.
 final class ImageSessionTests: XCTestCase {
-    func testTheStoresPictureReplacesThePlaceholder() throws {
-        let folder = SessionHarness.scratch + "/image-session-\(UInt64.random(in: 0..<UInt64.max))"
+    /// A new scratch folder holding `photo.png`, a picture of one colour (#2080e0).
+    private func folderWithPhoto(_ name: String, width: Int, height: Int) throws -> String {
+        let folder = SessionHarness.scratch + "/\(name)-\(UInt64.random(in: 0..<UInt64.max))"
         mkdir(folder, 0o755)
-        let picture = PixelBuffer(width: 40, height: 30)
+        let picture = PixelBuffer(width: width, height: height)
         picture.withPixels { $0.update(repeating: 0xFF20_80E0) }
         try PNGFile.write(picture, to: folder + "/photo.png")
+        return folder
+    }
+
+    func testTheStoresPictureReplacesThePlaceholder() throws {
+        let folder = try folderWithPhoto("image-session", width: 40, height: 30)
         let deck = folder + "/deck.json"
         SessionHarness.writeFile(
             deck,
@@ -89,11 +95,7 @@ final class ImageSessionTests: XCTestCase {
     }
 
     func testWaitIdleWaitsForPicturesToDecodeAndFadeInAndForNoneThatFailed() throws {
-        let folder = SessionHarness.scratch + "/image-idle-\(UInt64.random(in: 0..<UInt64.max))"
-        mkdir(folder, 0o755)
-        let picture = PixelBuffer(width: 400, height: 300)
-        picture.withPixels { $0.update(repeating: 0xFF20_80E0) }
-        try PNGFile.write(picture, to: folder + "/photo.png")
+        let folder = try folderWithPhoto("image-idle", width: 400, height: 300)
         let deck = folder + "/deck.json"
         SessionHarness.writeFile(
             deck,
