@@ -81,8 +81,9 @@ final class ImageStoreTests: XCTestCase {
         // was drawn: either way that frame shows the placeholder, and the next the picture.
         store.prefetch([prefetched])
         guard case .pending = store.image(for: asked, now: 1) else { return XCTFail("a lookup never decodes") }
-        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
-        for _ in 0..<200 where store.isPending(asked) || store.isPending(prefetched) { _ = poll(&descriptor, 1, 100) }
+        // Slept, not polled: the wake-up descriptor stays readable from the first decode on (nothing
+        // here takes the changes), so a poll would return at once while the second still decodes.
+        for _ in 0..<400 where store.isPending(asked) || store.isPending(prefetched) { usleep(50_000) }
         XCTAssertFalse(store.isPending(asked), "decoded")
         XCTAssertFalse(store.isPending(prefetched), "decoded")
         guard case .pending = store.image(for: asked, now: 1) else {
