@@ -75,7 +75,7 @@ extension Session {
     /// by itself, unless standard input ended and the run ends with it. Returns whether it was
     /// answered.
     private func refuseWaitingForDisplay(_ command: String, seq: Int, _ source: CommandSource) -> Bool {
-        if let reason = displayOffReason, !displayIsOn {
+        if let reason = displayOffReason {
             source.reply(
                 error: "\(command): the display is off (\(reason)); send display on first", seq: seq, json: &json)
             return true

@@ -39,7 +39,6 @@ extension Session {
     /// `reason` names what turned it off, for the errors of `wait idle` and `snapshot` meanwhile.
     func setDisplay(on: Bool, cause: String, reason: String) {
         guard on != displayIsOn else { return }
-        displayIsOn = on
         displayOffReason = on ? nil : reason
         Log.info("\(cause): display \(on ? "on" : "off")")
         // DRM turns its CRTC off, fbdev blanks the panel; the software and window backends only

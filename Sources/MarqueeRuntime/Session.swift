@@ -69,12 +69,11 @@ public final class Session {
     /// for none, or for a deck's own playback, which `playbackFromDeck` marks.
     var playbackOwner: (source: CommandSource, seq: Int)?
     var playbackFromDeck = false
-    /// False after `display off` (or a schedule's off rule): no frames are rendered.
-    var displayIsOn = true
-    /// Why the display is off, while `display off` or a schedule rule keeps it off (only a command
-    /// or the schedule brings it back): `wait idle` and `snapshot` that would wait for it are
-    /// answered at once with this reason instead.
+    /// Why the display is off, after `display off` or a schedule's off rule (only a command or the
+    /// schedule brings it back), nil while it is on: no frames are rendered meanwhile, and `wait
+    /// idle` and `snapshot` that would wait for it are answered at once with this reason instead.
     var displayOffReason: String?
+    var displayIsOn: Bool { displayOffReason == nil }
     /// The first output's connector while it is disconnected (hotplug), and whether the seat is
     /// on another virtual terminal: the display is gone for a while and comes back by itself.
     var disconnectedConnector: String?
