@@ -207,7 +207,7 @@ final class ImageWork: @unchecked Sendable {
             }
             if let entry = entries[request] {
                 let firstLookUp = entry.firstLookUp ?? now
-                entries[request]!.firstLookUp = firstLookUp
+                if entry.firstLookUp == nil { entries[request]!.firstLookUp = now }
                 switch entry.phase {
                 case .ready where firstSightHeld && firstLookUp >= now:
                     return .pending
