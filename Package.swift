@@ -59,7 +59,7 @@ let package = Package(
             name: "MarqueeRender",
             dependencies: [
                 "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
-                "CUnibreak", "CBilinear", "CStream",
+                "CUnibreak", "CBilinear",
             ]
         ),
         .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream", "CPack565"]),

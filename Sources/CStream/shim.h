@@ -40,14 +40,4 @@ static inline void marquee_stream_fence(void) {
     __atomic_thread_fence(__ATOMIC_RELEASE);
 #endif
 }
-
-/* One step of a spin-wait (a thread waiting a few microseconds for another): PAUSE on x86-64,
- * YIELD on arm64, which tell the core it waits rather than computes. */
-static inline void marquee_spin_pause(void) {
-#if defined(__SSE2__)
-    _mm_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 #endif

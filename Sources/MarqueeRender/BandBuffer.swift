@@ -19,26 +19,20 @@ public final class BandBuffer {
     public let rows: Int
     /// Rows the grid is moved up by (0 ..< rows): the first window has `rows - phase` rows.
     public let phase: Int
-    /// Bands of memory (each window is drawn into one of them).
-    public let halves: Int
-    private let memory: [BandMemory]
+    private let memory: BandMemory
     private var views: [(frame: PixelBuffer, image: PixmanImage)?]
 
     /// `guardRows` rows of a known pattern above and below the band (for the tests: anything
     /// drawn outside a window would change them, `guardsIntact`).
-    /// `halves` bands of memory side by side (2 when a `BandCopier` copies one while the
-    /// renderer draws into the other).
-    public init(frameWidth: Int, frameHeight: Int, rows: Int, phase: Int = 0, guardRows: Int = 0, halves: Int = 1) {
-        precondition(frameWidth > 0 && frameHeight > 0 && rows > 0 && halves > 0, "BandBuffer: empty size")
+    public init(frameWidth: Int, frameHeight: Int, rows: Int, phase: Int = 0, guardRows: Int = 0) {
+        precondition(frameWidth > 0 && frameHeight > 0 && rows > 0, "BandBuffer: empty size")
         width = frameWidth
         self.frameHeight = frameHeight
         self.rows = min(rows, frameHeight)
         self.phase = phase % self.rows
-        self.halves = halves
         precondition(self.phase >= 0, "BandBuffer: a negative phase")
-        let bandPixels = frameWidth * self.rows
-        memory = (0..<halves).map { _ in BandMemory(pixels: bandPixels, guard: frameWidth * guardRows) }
-        views = Array(repeating: nil, count: halves * ((frameHeight + self.phase + self.rows - 1) / self.rows))
+        memory = BandMemory(pixels: frameWidth * self.rows, guard: frameWidth * guardRows)
+        views = Array(repeating: nil, count: (frameHeight + self.phase + self.rows - 1) / self.rows)
     }
 
     /// The window of frame rows that grid position `index` covers.
@@ -50,12 +44,11 @@ public final class BandBuffer {
     public func index(ofRow row: Int) -> Int { (row + phase) / rows }
 
     /// Whether the guard rows still hold their pattern.
-    public var guardsIntact: Bool { memory.allSatisfy(\.guardsIntact) }
+    public var guardsIntact: Bool { memory.guardsIntact }
 
-    /// The frame view and pixman image whose rows `window(index)` are the memory of band `half`.
-    func view(_ index: Int, half: Int = 0) throws(RenderError) -> (frame: PixelBuffer, image: PixmanImage) {
-        if let made = views[index * halves + half] { return made }
-        let memory = self.memory[half]
+    /// The frame view and pixman image whose rows `window(index)` are the band's memory.
+    func view(_ index: Int) throws(RenderError) -> (frame: PixelBuffer, image: PixmanImage) {
+        if let made = views[index] { return made }
         // Frame row `index * rows - phase` is the band's first row: the view starts that many rows
         // before the band (the first window, shortened by `phase`, lies at the band's end).
         // Nothing outside the window is touched (every drawing is clipped to it).
@@ -64,7 +57,7 @@ public final class BandBuffer {
         let image = try PixmanImage(
             wrapping: UnsafeMutableRawPointer(base), format: PIXMAN_x8r8g8b8, width: width, height: frameHeight,
             stride: width * 4)
-        views[index * halves + half] = (frame, image)
+        views[index] = (frame, image)
         return (frame, image)
     }
 }

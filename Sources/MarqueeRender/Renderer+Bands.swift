@@ -38,17 +38,25 @@ extension Renderer {
         swap(&bandRecords[record].drawn, &wanted)
         guard !damage.bands.isEmpty else { return changed }
         startDrawing(list, deck: deck)
+        var first = true
         do {
-            if band.halves >= BandCopier.slots, let copier = startedBandCopier() {
-                try copier.copying(through: sink) { () throws(RenderError) in
-                    try drawWindows(list, deck: deck, record: record, through: band, with: tools) {
-                        half, frame, window in
-                        if let frame { copier.hand(frame, rows: window, slot: half) } else { half = copier.nextSlot() }
-                    }
-                }
-            } else {
-                try drawWindows(list, deck: deck, record: record, through: band, with: tools) { _, frame, window in
-                    if let frame { sink(frame, window) }
+            for damaged in damage.bands {
+                let rows = damaged.clamped(to: 0..<height)
+                var top = rows.lowerBound
+                while top < rows.upperBound {
+                    // The damaged rows of one grid window: every window starts on the grid, so
+                    // a scroll's (whole-frame) damage is drawn and copied in whole bands.
+                    let index = band.index(ofRow: top)
+                    let window = top..<min(rows.upperBound, band.window(index).upperBound)
+                    let (frame, image) = try band.view(index)
+                    image.clip(toRows: window)
+                    defer { image.clip(toRows: nil) }
+                    try draw(
+                        list, deck: deck, rows: window, onto: image, drawn: bandRecords[record].drawn,
+                        plansBackground: first, with: tools)
+                    first = false
+                    sink(frame, window)
+                    top = window.upperBound
                 }
             }
         } catch {
@@ -56,49 +64,6 @@ extension Renderer {
             throw error
         }
         return changed
-    }
-
-    /// Draws the damaged rows window by window into `band`. `each` is called twice a window:
-    /// before it is drawn, with no frame, to choose the half of the band to draw into, and after,
-    /// with the frame view whose rows `window` the band now holds.
-    private func drawWindows(
-        _ list: DisplayList, deck: Deck, record: Int, through band: BandBuffer, with tools: Tools,
-        each: (_ half: inout Int, _ frame: PixelBuffer?, _ window: Range<Int>) -> Void
-    ) throws(RenderError) {
-        let height = band.frameHeight
-        var first = true
-        for damaged in damage.bands {
-            let rows = damaged.clamped(to: 0..<height)
-            var top = rows.lowerBound
-            while top < rows.upperBound {
-                // The damaged rows of one grid window: every window starts on the grid, so a
-                // scroll's (whole-frame) damage is drawn and copied in whole bands.
-                let index = band.index(ofRow: top)
-                let window = top..<min(rows.upperBound, band.window(index).upperBound)
-                var half = 0
-                each(&half, nil, window)
-                let (frame, image) = try band.view(index, half: half)
-                image.clip(toRows: window)
-                defer { image.clip(toRows: nil) }
-                try draw(
-                    list, deck: deck, rows: window, onto: image, drawn: bandRecords[record].drawn,
-                    plansBackground: first, with: tools)
-                first = false
-                each(&half, frame, window)
-                top = window.upperBound
-            }
-        }
-    }
-
-    /// The band copier, started at the first frame that wants it (nil when it is not wanted or
-    /// its thread could not start: the renderer then copies each window itself).
-    private func startedBandCopier() -> BandCopier? {
-        guard copiesBandsBeside else { return nil }
-        if bandCopier == nil && !bandCopierFailed {
-            bandCopier = BandCopier.start()
-            bandCopierFailed = bandCopier == nil
-        }
-        return bandCopier
     }
 
     /// The same, through a band buffer of `rows` rows (its grid moved up by `phase` rows) for
@@ -111,14 +76,12 @@ extension Renderer {
         let band: BandBuffer
         if let known = bandBuffers.first(where: {
             $0.width == size.width && $0.frameHeight == size.height && $0.rows == min(rows, size.height)
-                && $0.phase == phase % $0.rows && ($0.halves > 1) == copiesBandsBeside
+                && $0.phase == phase % $0.rows
         }) {
             band = known
         } else {
             if bandBuffers.count == 4 { bandBuffers.removeFirst() }
-            band = BandBuffer(
-                frameWidth: size.width, frameHeight: size.height, rows: rows, phase: phase,
-                halves: copiesBandsBeside ? BandCopier.slots : 1)
+            band = BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: rows, phase: phase)
             bandBuffers.append(band)
         }
         return try render(list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink)

@@ -100,14 +100,6 @@ public final class Renderer {
     var bandRecords: [BandRecord] = []
     /// Band buffers for `render(_:deck:bandsFor:onScreen:size:rows:sink:)`, one per frame size.
     var bandBuffers: [BandBuffer] = []
-    /// Whether band windows are copied out on a thread of their own while the next is drawn
-    /// (`BandCopier`), for band buffers of two halves: by default where the machine has more than
-    /// one core, unless the environment's `MARQUEE_COPY_THREAD` is `off`.
-    public var copiesBandsBeside = Renderer.copiesBandsBesideByDefault
-    public static var copiesBandsBesideByDefault: Bool { BandCopier.isUseful }
-    /// The copying thread, started by the first frame that uses it.
-    var bandCopier: BandCopier?
-    var bandCopierFailed = false
 
     /// `fontOverride` is a font file used for every role instead of the style's fontconfig
     /// patterns (`--font PATH`); it is checked at once so a wrong path fails at start.
@@ -118,8 +110,6 @@ public final class Renderer {
         layers = TextLayerBudget(budgetBytes: cacheBudgetBytes / 2)
         if let fontOverride { _ = try FontFace(library: library, path: fontOverride, pixelSize: 16) }
     }
-
-    deinit { bandCopier?.stop() }
 
     /// Opens the fonts `style` names; call before showing a deck so that a deck whose fonts are
     /// missing is refused while the old one stays on screen.

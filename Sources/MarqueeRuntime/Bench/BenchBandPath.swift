@@ -13,14 +13,11 @@ final class BenchBandPath {
     /// name ("rotate 90 XRGB8888"), the others as "bands N rotate 90 XRGB8888".
     let isDisplayPath: Bool
 
-    init(
-        frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat, isDisplayPath: Bool = false,
-        halves: Int = 1
-    ) {
+    init(frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat, isDisplayPath: Bool = false) {
         scanout = BandScanout(frameSize: frameSize, rotation: rotation, format: format)
         band = BandBuffer(
             frameWidth: frameSize.width, frameHeight: frameSize.height, rows: rows,
-            phase: FrameCopier.bandPhase(frameHeight: frameSize.height, rows: rows, rotation: rotation), halves: halves)
+            phase: FrameCopier.bandPhase(frameHeight: frameSize.height, rows: rows, rotation: rotation))
         self.isDisplayPath = isDisplayPath
     }
 
@@ -59,20 +56,12 @@ extension BenchRunner {
     /// The display's band paths (the DRM backend's band height, under the plain path names), then
     /// those `bandRows` asks for: each rotation in XRGB8888, then RGB565 unturned and turned.
     func bandPaths() -> [BenchBandPath] {
-        // Two halves where the renderer copies on a thread of its own, as DRM's band buffers.
-        let halves = Renderer.copiesBandsBesideByDefault ? 2 : 1
         func paths(_ rows: Int, display: Bool) -> [BenchBandPath] {
             Rotation.allCases.map {
-                BenchBandPath(
-                    frameSize: size, rows: rows, rotation: $0, format: .xrgb8888, isDisplayPath: display, halves: halves
-                )
+                BenchBandPath(frameSize: size, rows: rows, rotation: $0, format: .xrgb8888, isDisplayPath: display)
             } + [
-                BenchBandPath(
-                    frameSize: size, rows: rows, rotation: .none, format: .rgb565, isDisplayPath: display,
-                    halves: halves),
-                BenchBandPath(
-                    frameSize: size, rows: rows, rotation: .quarter, format: .rgb565, isDisplayPath: display,
-                    halves: halves),
+                BenchBandPath(frameSize: size, rows: rows, rotation: .none, format: .rgb565, isDisplayPath: display),
+                BenchBandPath(frameSize: size, rows: rows, rotation: .quarter, format: .rgb565, isDisplayPath: display),
             ]
         }
         return paths(DRMBackend.rowsPerBand, display: true) + bandRows.flatMap { paths($0, display: false) }
