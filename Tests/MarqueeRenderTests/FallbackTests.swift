@@ -35,6 +35,20 @@ final class FallbackTests: XCTestCase {
         XCTAssertGreaterThan(Set(line.glyphs.map(\.font)).count, 2)
     }
 
+    func testASCIITheStyleFontLacksComesFromAFallback() throws {
+        // Noto Music has a space but no letters or digits: plain ASCII text is not all the
+        // style's face's own (the one-run shortcut for ASCII must not take it).
+        var style = Style()
+        style.bodyFont = "Noto Music"
+        let body = try defaultStyleFonts(style).body
+        XCTAssertTrue(body.path.contains("NotoMusic"), body.path)
+        let line = TextLayout.lines("Hi 5", face: body, maximumWidth: 5000, maximumLines: 1)[0]
+        XCTAssertEqual(line.glyphs.count, 4)
+        XCTAssertFalse(line.glyphs.contains { $0.index == 0 }, "no .notdef box: \(line.glyphs)")
+        XCTAssertNotEqual(line.glyphs[0].font, 0, "H from a fallback face")
+        XCTAssertNotEqual(line.glyphs[3].font, 0, "5 from a fallback face")
+    }
+
     func testACharacterNoFontHasIsTheNotdefBox() throws {
         let body = try fonts().body
         // U+10FFFD is a private-use character that no installed font maps.

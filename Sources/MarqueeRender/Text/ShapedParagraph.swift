@@ -16,8 +16,8 @@ public struct ShapedGlyph: Equatable, Sendable {
 /// bidi level, each shaped by HarfBuzz with the whole paragraph as context (so Arabic joins across
 /// a run boundary). Line breaking measures it by prefix sums of advances; lines are cut from it
 /// without shaping again.
-struct ShapedParagraph {
-    struct Run {
+struct ShapedParagraph: Equatable {
+    struct Run: Equatable {
         var scalars: Range<Int>
         var glyphs: Range<Int>
         var level: UInt8
@@ -38,41 +38,69 @@ struct ShapedParagraph {
     /// (an emoji sequence of thousands of joiners is one grapheme).
     private(set) var clusterStarts: [Bool]
 
-    init<S: StringProtocol>(_ text: S, face: FontFace, direction: TextDirection) {
+    /// `shortcut` false: ASCII text takes the general path too (for the test that holds the two
+    /// to the same result).
+    init<S: StringProtocol>(_ text: S, face: FontFace, direction: TextDirection, shortcut: Bool = true) {
         let scalars = text.unicodeScalars.map(\.value)
         self.scalars = scalars
         let levels = BidiLevels(scalars, direction: direction)
         baseLevel = levels.base
         penBefore = Array(repeating: 0, count: scalars.count + 1)
         cuttable = Array(repeating: false, count: scalars.count + 1)
-        clusterStarts = cuttable
-        guard !scalars.isEmpty else { return }
-        let graphemeStarts = Self.graphemeStarts(text, count: scalars.count)
-        let fonts = Self.fontNumbers(scalars, graphemeStarts: graphemeStarts, face: face)
-        let scripts = Self.scripts(scalars)
+        // Set from `cuttable` once it is known (sharing its storage when nothing differs).
+        clusterStarts = []
+        guard !scalars.isEmpty else {
+            clusterStarts = cuttable
+            return
+        }
         // About a glyph a character: room made once, not grown glyph by glyph.
         glyphs.reserveCapacity(scalars.count)
-        var start = 0
-        for position in 1...scalars.count
-        where position == scalars.count || fonts[position] != fonts[start] || scripts[position] != scripts[start]
-            || levels.level(position) != levels.level(start)
-        {
-            shapeRun(
-                start..<position, font: fonts[start], script: scripts[start], level: levels.level(start), face: face)
-            start = position
+        // Most titles and bodies are ASCII in the style's face: one run, no per-character arrays
+        // of grapheme starts, faces and scripts (each an allocation for every new card's text).
+        let graphemeStarts: [Bool]?
+        if shortcut, direction != .rtl, let script = Self.plainASCIIScript(scalars, face: face) {
+            graphemeStarts = nil
+            shapeRun(0..<scalars.count, font: 0, script: script, level: 0, face: face)
+        } else {
+            let starts = Self.graphemeStarts(text, count: scalars.count)
+            graphemeStarts = starts
+            let fonts = Self.fontNumbers(scalars, graphemeStarts: starts, face: face)
+            let scripts = Self.scripts(scalars)
+            var start = 0
+            for position in 1...scalars.count
+            where position == scalars.count || fonts[position] != fonts[start] || scripts[position] != scripts[start]
+                || levels.level(position) != levels.level(start)
+            {
+                shapeRun(
+                    start..<position, font: fonts[start], script: scripts[start], level: levels.level(start),
+                    face: face)
+                start = position
+            }
         }
-        var advanceOfScalar = Array(repeating: 0.0, count: scalars.count)
+        // Each cluster's advance at its first scalar, then summed into the pens before each.
         for glyph in glyphs {
-            advanceOfScalar[glyph.cluster] += glyph.advance
+            penBefore[glyph.cluster + 1] += glyph.advance
             cuttable[glyph.cluster] = true
         }
-        clusterStarts = cuttable
-        for position in 0..<scalars.count {
-            penBefore[position + 1] = penBefore[position] + advanceOfScalar[position]
-            cuttable[position] = cuttable[position] && graphemeStarts[position]
-        }
         cuttable[scalars.count] = true
-        clusterStarts[scalars.count] = true
+        for position in 0..<scalars.count { penBefore[position + 1] += penBefore[position] }
+        clusterStarts = cuttable
+        if let graphemeStarts {
+            for position in 0..<scalars.count where !graphemeStarts[position] { cuttable[position] = false }
+        }
+    }
+
+    /// The script of text that the general path would shape as one run of `face` itself: ASCII
+    /// without "\r" (one grapheme cluster a character), every character in the face. Latin when
+    /// it has a letter, else Common (digits, spaces and punctuation take the script around
+    /// them); nil for any other text.
+    static func plainASCIIScript(_ scalars: [UInt32], face: FontFace) -> hb_script_t? {
+        var hasLetter = false
+        for value in scalars {
+            guard value < 0x80, value != 0x0D, face.glyphIndex(forValue: value) != 0 else { return nil }
+            hasLetter = hasLetter || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)
+        }
+        return hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
     }
 
     /// The advance of scalars `range` as shaped in the paragraph.
