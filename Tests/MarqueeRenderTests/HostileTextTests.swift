@@ -1,7 +1,8 @@
 import MarqueeCore
-import MarqueeRender
 import MarqueeTestSupport
 import XCTest
+
+@testable import MarqueeRender
 
 /// Text built to break shaping, bidi or line breaking: each is laid out and drawn on a card
 /// without a crash or a hang, and stays inside its box.
@@ -31,6 +32,32 @@ final class HostileTextTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// HarfBuzz places marks in time that grows with the square of a row of them (30,000 accents
+    /// on one letter took 1.3 s): a row keeps its first 30 marks, even with invisible characters
+    /// between them, and a row of 30 (more than any script stacks) is kept whole.
+    func testARowOfMarksKeepsItsFirstThirty() throws {
+        let body = try defaultStyleFonts().body
+        let accent: UInt32 = 0x301
+        func kept(_ text: String) -> [UInt32] { ShapedParagraph(text, face: body, direction: .auto).scalars }
+        let accents = String(repeating: "\u{301}", count: 40_000)
+        XCTAssertEqual(kept("a" + accents + " b"), [0x61] + Array(repeating: accent, count: 30) + [0x20, 0x62])
+        // Joiners, soft hyphens and word joiners between the accents do not end the row; they stay.
+        for invisible: UInt32 in [0x200C, 0xAD, 0x2060] {
+            let scalar = String(Unicode.Scalar(invisible)!)
+            let scalars = kept("e" + String(repeating: "\u{301}" + scalar, count: 20_000))
+            XCTAssertEqual(scalars.filter { $0 == accent }.count, 30, String(invisible, radix: 16))
+            XCTAssertEqual(scalars.filter { $0 == invisible }.count, 20_000)
+        }
+        // Each base starts a new row: 500 letters of 30 accents each keep all 15,000.
+        let stacked = String(repeating: "e" + String(repeating: "\u{301}", count: 30), count: 500)
+        XCTAssertEqual(kept(stacked).count, 500 * 31)
+        let vietnamese = "Tiếng Việt có dấu: ừ, ỡ, ậ; עִבְרִית"
+        XCTAssertEqual(kept(vietnamese), vietnamese.unicodeScalars.map(\.value))
+        let line = TextLayout.lines("a" + accents, face: body, maximumWidth: 600, maximumLines: 1)[0]
+        // (HarfBuzz may compose "a" and its first accent into one glyph.)
+        XCTAssertTrue((30...31).contains(line.glyphs.count), "\(line.glyphs.count) glyphs")
     }
 
     func testHostileTitlesAndBodiesRender() throws {
