@@ -56,10 +56,14 @@ public struct DeckDecoder {
     }
 
     /// Decodes one section given on its own (`insert-section`): `{"title": ..., "cards": [...]}`.
+    /// Its cards' template names are not checked here: the section carries no templates, and the
+    /// deck it goes into checks them when it is inserted (`Deck.insertSection`), as `insert` does.
     public static func decodeSection(_ json: JSONValue, path: String) throws(DeckError) -> Section {
         let deck: Deck
         do {
-            deck = try decode(.object([(key: "sections", value: .array([json]))]))
+            var writer = JSONWriter()
+            writer.value(.object([(key: "sections", value: .array([json]))]))
+            deck = try decode(bytes: Array(writer.string.utf8), checkingTemplateNames: false)
         } catch {
             let problems = error.problems.map { problem in
                 DeckProblem(path: path + problem.path.dropFirst("sections[0]".count), message: problem.message)
