@@ -303,10 +303,11 @@ public struct DeckDecoder {
     mutating func number(_ json: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Double>)
         -> Double?
     {
-        guard case .number(let value) = json else {
+        guard case .number(let number) = json else {
             report(path(), "expected a number, found \(json.typeName)")
             return nil
         }
+        let value = number.value
         guard range.contains(value) else {
             report(
                 path(),
@@ -326,7 +327,5 @@ public struct DeckDecoder {
         return color
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
-    }
+    static func format(_ value: Double) -> String { JSONNumber.format(value) }
 }
