@@ -150,9 +150,13 @@ public struct DeckDecoder {
     ) -> Bool {
         switch key {
         case "id":
-            guard let id = string(value, path: path() + ".id") else { return false }
+            guard var id = string(value, path: path() + ".id") else { return false }
             if id.isEmpty {
                 report(path() + ".id", "must not be empty")
+                return false
+            }
+            if let problem = id.withUTF8({ Self.idProblem($0) }) {
+                report(path() + ".id", "\(Self.escapedQuote(id)) \(problem)")
                 return false
             }
             card.id = id
@@ -325,6 +329,22 @@ public struct DeckDecoder {
             return nil
         }
         return color
+    }
+
+    /// Why a card id cannot be used, or nil. Commands name a card as the word `id:ID` in a line,
+    /// so an id holding a space, a tab or a control character (a line break) could be shown but
+    /// never named: `update id:gate 4 {...}` read `gate` as the id.
+    static func idProblem(_ id: UnsafeBufferPointer<UInt8>) -> String? {
+        guard id.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        return "has a space, tab or control character (a card id is one word: commands name it as id:ID)"
+    }
+
+    /// `text` cut and quoted as JSON writes it, so that a tab or a line break shows as `\t` or
+    /// `\n` and the message stays one line.
+    static func escapedQuote(_ text: String) -> String {
+        var writer = JSONWriter()
+        writer.value(MessageText.clipped(text))
+        return writer.string
     }
 
     static func format(_ value: Double) -> String { JSONNumber.format(value) }
