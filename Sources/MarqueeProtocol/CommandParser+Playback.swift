@@ -18,7 +18,7 @@ extension CommandParser {
         case "cards":
             guard let countWord = options.first else { throw missing("a number of cards", for: "play") }
             options = options.dropFirst()
-            guard let count = Double(countWord), PlaybackSettings.problem(cards: count) == nil else {
+            guard let count = DecimalNumber.parse(countWord), PlaybackSettings.problem(cards: count) == nil else {
                 throw CommandError(
                     "play cards: \(MessageText.quoted(countWord)) is not a whole number of cards from 1 to \(PlaybackSettings.maximumCards)"
                 )
@@ -58,7 +58,7 @@ extension CommandParser {
                 }
                 settings.wrap = wrap
             default:
-                guard let speed = Double(value), PlaybackSettings.problem(speed: speed) == nil else {
+                guard let speed = DecimalNumber.parse(value), PlaybackSettings.problem(speed: speed) == nil else {
                     throw CommandError(
                         "\(what): speed=\(MessageText.quoted(value)) \(PlaybackSettings.problem(speed: .nan)!)")
                 }

@@ -293,13 +293,14 @@ public enum CommandParser {
         default: break
         }
         if word.hasSuffix("%") {
-            guard let percent = Double(word.dropLast()), percent.isFinite, (0...100).contains(percent) else {
+            guard let percent = DecimalNumber.parse(word.dropLast()), percent.isFinite, (0...100).contains(percent)
+            else {
                 throw CommandError("scroll-to: \(MessageText.quoted(word)) is not a percentage from 0% to 100%")
             }
             return .percent(percent)
         }
         if word.hasPrefix("offset:") {
-            guard let offset = Double(word.dropFirst("offset:".count)), offset.isFinite, offset >= 0 else {
+            guard let offset = DecimalNumber.parse(word.dropFirst("offset:".count)), offset.isFinite, offset >= 0 else {
                 throw CommandError("scroll-to: \(MessageText.quoted(word)) is not a pixel offset (offset:PX, PX ≥ 0)")
             }
             return .offset(offset)
@@ -326,7 +327,7 @@ public enum CommandParser {
 
     static func scrollAmount(_ word: Substring) throws(CommandError) -> ScrollAmount {
         if word.hasSuffix("px") {
-            guard let pixels = Double(word.dropLast(2)), pixels.isFinite, abs(pixels) <= 1e9 else {
+            guard let pixels = DecimalNumber.parse(word.dropLast(2)), pixels.isFinite, abs(pixels) <= 1e9 else {
                 throw CommandError(
                     "scroll-by: \(MessageText.quoted(word)) is not a pixel distance from -1000000000px to 1000000000px (for example 120px or -80px)"
                 )
@@ -365,7 +366,7 @@ public enum CommandParser {
     }
 
     static func seconds(_ word: Substring, what: String) throws(CommandError) -> Double {
-        guard let value = Double(word), value.isFinite, value >= 0, value <= maximumSeconds else {
+        guard let value = DecimalNumber.parse(word), value.isFinite, value >= 0, value <= maximumSeconds else {
             throw CommandError(
                 "\(what): \(MessageText.quoted(word)) is not a number of seconds from 0 to \(Int(maximumSeconds))")
         }

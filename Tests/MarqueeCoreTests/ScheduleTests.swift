@@ -88,6 +88,60 @@ final class ScheduleTests: XCTestCase {
         XCTAssertEqual(Schedule.state(Self.rules, at: Self.utc(2026, 10, 26, 4, 59)), ScheduleState(displayOff: true))
     }
 
+    /// On the night the clocks skip 02:00-03:00 (Sunday 29 March 2026 in Berlin), a rule from a
+    /// skipped time starts at the same distance past the jump, and the state agrees with the
+    /// wake-up: "02:30" is 03:30 CEST (01:30 UTC), not already at 03:10 as the wall clock's
+    /// minutes had it; an end in the skipped hour ("02:30" after midnight) is 03:30 too.
+    func testARuleFromASkippedTimeStartsAsFarPastTheJump() {
+        let sunday = [ScheduleRule(days: [0], from: 2 * 60 + 30, to: 4 * 60, action: .sections(["a"]))]
+        let state = { (time: Double) in Schedule.state(sunday, at: time).sections }
+        XCTAssertNil(state(Self.utc(2026, 3, 29, 0, 59)), "01:59 CET")
+        XCTAssertNil(state(Self.utc(2026, 3, 29, 1, 10)), "03:10 CEST")
+        XCTAssertNil(state(Self.utc(2026, 3, 29, 1, 29, 59)), "03:29:59 CEST")
+        XCTAssertEqual(state(Self.utc(2026, 3, 29, 1, 30)), ["a"], "03:30 CEST")
+        XCTAssertEqual(state(Self.utc(2026, 3, 29, 1, 59, 59)), ["a"], "03:59:59 CEST")
+        XCTAssertNil(state(Self.utc(2026, 3, 29, 2, 0)), "04:00 CEST")
+        XCTAssertEqual(Schedule.nextChange(sunday, after: Self.utc(2026, 3, 29, 1, 10)), Self.utc(2026, 3, 29, 1, 30))
+        // Saturday 23:00 to "02:30": held until 03:30 CEST, and the timer wakes then.
+        let night = [ScheduleRule(days: [6], from: 23 * 60, to: 2 * 60 + 30, action: .displayOff)]
+        XCTAssertTrue(Schedule.state(night, at: Self.utc(2026, 3, 28, 22, 0)).displayOff, "23:00 CET")
+        XCTAssertTrue(Schedule.state(night, at: Self.utc(2026, 3, 29, 1, 10)).displayOff, "03:10 CEST")
+        XCTAssertFalse(Schedule.state(night, at: Self.utc(2026, 3, 29, 1, 30)).displayOff, "03:30 CEST")
+        XCTAssertEqual(Schedule.nextChange(night, after: Self.utc(2026, 3, 29, 1, 10)), Self.utc(2026, 3, 29, 1, 30))
+        // The same rules on an ordinary Sunday a week later keep their wall-clock times.
+        XCTAssertNil(state(Self.utc(2026, 4, 5, 0, 29)), "02:29 CEST")
+        XCTAssertEqual(state(Self.utc(2026, 4, 5, 0, 30)), ["a"], "02:30 CEST")
+    }
+
+    /// Equal times are 24 hours from `from`, whatever the time: 00:00 to 00:00 the day named,
+    /// 10:00 to 10:00 until 10:00 the next day, 24:00 to 24:00 the day after the one named (its
+    /// 24:00 is the next day's 00:00). Only 00:00 was taken before.
+    func testEqualTimesAreTwentyFourHoursFromTheStart() throws {
+        func rules(_ from: String, _ to: String) throws -> [ScheduleRule] {
+            try DeckDecoder.decode(
+                #"{"schedule": [{"days": "mon", "from": "\#(from)", "to": "\#(to)", "display": "off"}], "sections": []}"#
+            ).schedule
+        }
+        let off = { (rules: [ScheduleRule], time: Double) in Schedule.state(rules, at: time).displayOff }
+        // Monday 23 November 2026, CET (UTC+1).
+        let whole = try rules("00:00", "00:00")
+        XCTAssertFalse(off(whole, Self.utc(2026, 11, 22, 22, 59)), "Sunday 23:59")
+        XCTAssertTrue(off(whole, Self.utc(2026, 11, 22, 23, 0)), "Monday 00:00")
+        XCTAssertTrue(off(whole, Self.utc(2026, 11, 23, 22, 59)), "Monday 23:59")
+        XCTAssertFalse(off(whole, Self.utc(2026, 11, 23, 23, 0)), "Tuesday 00:00")
+        let ten = try rules("10:00", "10:00")
+        XCTAssertFalse(off(ten, Self.utc(2026, 11, 23, 8, 59)), "Monday 09:59")
+        XCTAssertTrue(off(ten, Self.utc(2026, 11, 23, 9, 0)), "Monday 10:00")
+        XCTAssertTrue(off(ten, Self.utc(2026, 11, 24, 8, 59)), "Tuesday 09:59")
+        XCTAssertFalse(off(ten, Self.utc(2026, 11, 24, 9, 0)), "Tuesday 10:00")
+        XCTAssertEqual(Schedule.nextChange(ten, after: Self.utc(2026, 11, 23, 9, 0)), Self.utc(2026, 11, 24, 9, 0))
+        let late = try rules("24:00", "24:00")
+        XCTAssertFalse(off(late, Self.utc(2026, 11, 23, 22, 59)), "Monday 23:59")
+        XCTAssertTrue(off(late, Self.utc(2026, 11, 23, 23, 0)), "Tuesday 00:00")
+        XCTAssertTrue(off(late, Self.utc(2026, 11, 24, 22, 59)), "Tuesday 23:59")
+        XCTAssertFalse(off(late, Self.utc(2026, 11, 24, 23, 0)), "Wednesday 00:00")
+    }
+
     func testOneWakeUpPerRuleBoundaryAndNoneBetween() {
         // Follow the timer through a week: every wake-up is a rule's start or end, and each
         // weekday has 06:00, 11:00, 15:00, 23:00 (06:00 ends the night too), a weekend day 06:00
@@ -134,9 +188,6 @@ final class ScheduleTests: XCTestCase {
                 #"schedule[0].to: missing (a local time, "HH:MM")"#,
                 #"schedule[0].display: the only display rule is "off""#,
             ])
-        XCTAssertEqual(
-            problems(#"[{"from": "06:00", "to": "06:00", "display": "off"}]"#),
-            [#"schedule[0]: "from" and "to" are the same time (use "00:00" to "24:00" for the whole day)"#])
         let deck = try? DeckDecoder.decode(
             #"{"schedule": [{"days": "fri-mon", "from": "00:00", "to": "24:00", "sections": ["a"]}], "sections": []}"#)
         XCTAssertEqual(deck?.schedule.first?.days, [5, 6, 0, 1])

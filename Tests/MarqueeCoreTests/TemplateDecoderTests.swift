@@ -110,4 +110,44 @@ final class TemplateDecoderTests: XCTestCase {
         XCTAssertEqual(updated.body, "New")
         XCTAssertEqual(updated.fields, ["status": "Delayed", "time": "06:20"])
     }
+    /// A number in `fields` is shown as its JSON text, digit for digit: trailing zeros, digits
+    /// past a double's precision, exponents and tiny values all kept (they were reformatted from
+    /// the double: 4.50 became 4.5, 0.0000001 became 1e-07).
+    func testNumberFieldsKeepTheirTextAsWritten() throws {
+        let written = ["4.50", "12345678901234567890", "0.0000001", "-0", "1E+5", "2.10", "7", "-3.25e-2"]
+        let cards = written.enumerated().map {
+            #"{"id": "c\#($0.offset)", "template": "m", "fields": {"price": \#($0.element)}}"#
+        }
+        let deck = try deck(
+            templates:
+                ##"{"m": {"height": 100, "elements": [{"text": "price", "left": 0, "top": 0, "width": 400, "size": 40, "color": {"field": "price", "map": {"4.50": "#ff0000"}}}]}}"##,
+            cards: "[" + cards.joined(separator: ",") + "]")
+        XCTAssertEqual(deck.sections[0].cards.map { $0.fields["price"] }, written)
+        let color = deck.templates["m"]!.elements[0].text.color
+        XCTAssertEqual(
+            color?.resolve(deck.sections[0].cards[0].fields), Color(hex: "#ff0000"), "the map's key \"4.50\" matches")
+        // The same through the protocol's decoders: `update`, `insert` and `insert-section` (which
+        // writes the section out and reads it back as a document).
+        let patch = try DeckDecoder.decodeCardPatch(try JSONParser.parse(#"{"fields": {"price": 2.10}}"#), path: "card")
+        XCTAssertEqual(patch.fields, ["price": "2.10"])
+        let card = try DeckDecoder.decodeCard(
+            try JSONParser.parse(#"{"id": "n", "fields": {"price": 0.0000001}}"#), path: "card", requireID: true)
+        XCTAssertEqual(card.fields["price"], "0.0000001")
+        let section = try DeckDecoder.decodeSection(
+            try JSONParser.parse(#"{"cards": [{"id": "s", "fields": {"price": 12345678901234567890, "p2": 4.50}}]}"#),
+            path: "section")
+        XCTAssertEqual(section.cards[0].fields, ["price": "12345678901234567890", "p2": "4.50"])
+    }
+
+    /// 4.50 and 4.5 are shown differently, so `apply` counts a card changing from one to the other
+    /// as updated; the same text twice is no change.
+    func testANumberFieldWrittenDifferentlyIsAnUpdate() throws {
+        func state(_ price: String) throws -> Deck {
+            try deck(
+                templates: #"{"m": {"elements": [{"text": "price", "left": 0, "top": 0, "width": 400}]}}"#,
+                cards: #"[{"id": "tea", "template": "m", "fields": {"price": \#(price)}}]"#)
+        }
+        XCTAssertEqual(DeckDiff(from: try state("4.50"), to: try state("4.5")).updated, 1)
+        XCTAssertEqual(DeckDiff(from: try state("4.50"), to: try state("4.50")).updated, 0)
+    }
 }

@@ -37,6 +37,39 @@ final class HostileNumberTests: XCTestCase {
         }
     }
 
+    /// Numbers in commands are decimal everywhere: hexadecimal (`0x1p2` is 4 to `Double`), `_`,
+    /// NaN and the infinities are refused in every slot that takes a fraction, as `scroll-by 0x10`
+    /// always was; decimal forms (a sign, a point at either end, an exponent) are taken.
+    func testNumbersAreDecimalInEverySlot() {
+        let slots = [
+            "wait N", "scroll-to offset:N", "scroll-to N%", "scroll-to end duration=N", "scroll-by Npx",
+            "scroll-by 1 duration=N", "appear stagger=N", "appear duration=N", "play ticker speed=N",
+            "play cards N", "play pages dwell=N", "scroll-to end curve=cubic-bezier(N,0,1,1)",
+        ]
+        for slot in slots {
+            for value in ["0x1p2", "0x10", "0X4", "1_0", "nan", "inf", "infinity", ".", "e3", "1e", "--4", "4x"] {
+                let line = slot.replacingOccurrences(of: "N", with: value)
+                XCTAssertNotNil(errorMessage(line), "\(line) is taken")
+            }
+            // Each decimal form parses as its plain equivalent does (to the same command, or to
+            // an error of the slot's range).
+            for (value, plain) in [("+1", "1"), (".5", "0.5"), ("2.", "2"), ("1e0", "1"), ("1E-1", "0.1"), ("-0", "0")]
+            {
+                let line = slot.replacingOccurrences(of: "N", with: value)
+                switch (parse(line), parse(slot.replacingOccurrences(of: "N", with: plain))) {
+                case (.success(let command)?, .success(let expected)?): XCTAssertEqual(command, expected, line)
+                case (.failure?, .failure?): break
+                case (let got, let expected):
+                    XCTFail("\(line): \(String(describing: got)), not as \(plain): \(String(describing: expected))")
+                }
+            }
+        }
+        XCTAssertEqual(
+            errorMessage("wait 0x1p2"), #"wait: "0x1p2" is not a number of seconds from 0 to 86400"#)
+        guard case .success(.wait(.seconds(let seconds))) = parse("wait .5") else { return XCTFail("wait .5") }
+        XCTAssertEqual(seconds, 0.5)
+    }
+
     func testScrollByTheSmallestIntIsAnError() {
         // abs(Int.min) traps: this line used to end the renderer with SIGILL.
         XCTAssertEqual(

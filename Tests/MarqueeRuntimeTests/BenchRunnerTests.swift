@@ -23,12 +23,13 @@ final class BenchRunnerTests: XCTestCase {
             let line = try JSONParser.parse(result.jsonLine)
             XCTAssertEqual(line["scene"], .string(scene.rawValue))
             for (field, value) in [("width", width), ("height", height), ("frames", 4), ("cards", cards)] {
-                XCTAssertEqual(line[field], .number(Double(value)), "\(scene.rawValue): \(field)")
+                XCTAssertEqual(line[field], .number(JSONNumber(Double(value))), "\(scene.rawValue): \(field)")
             }
             func number(_ field: String) throws -> Double {
-                guard case .number(let value) = try XCTUnwrap(line[field], "\(scene.rawValue): \(field)") else {
+                guard case .number(let number) = try XCTUnwrap(line[field], "\(scene.rawValue): \(field)") else {
                     throw XCTSkip("\(field) is not a number")
                 }
+                let value = number.value
                 XCTAssertTrue(value.isFinite && value >= 0, "\(scene.rawValue): \(field) = \(value)")
                 return value
             }
@@ -62,10 +63,10 @@ final class BenchRunnerTests: XCTestCase {
     ) throws {
         let name = scene.rawValue
         func number(_ field: String) throws -> Double {
-            guard case .number(let value) = try XCTUnwrap(line[field], "\(name): \(field)") else {
+            guard case .number(let number) = try XCTUnwrap(line[field], "\(name): \(field)") else {
                 throw XCTSkip("\(field) is not a number")
             }
-            return value
+            return number.value
         }
         let tolerance = 0.0006
         XCTAssertEqual(try number("worst_ms"), times.max()!, accuracy: tolerance, name)
@@ -107,7 +108,7 @@ final class BenchRunnerTests: XCTestCase {
         XCTAssertEqual(listed.count, 5)
         for (value, time) in zip(listed, result.frameMilliseconds) {
             guard case .number(let number) = value else { return XCTFail("\(value)") }
-            XCTAssertEqual(number, time, accuracy: 0.0006)
+            XCTAssertEqual(number.value, time, accuracy: 0.0006)
         }
     }
 

@@ -35,7 +35,7 @@ final class HostileFileTests: XCTestCase, SpawnsMarquee {
             """
         let run = try SessionHarness.run(script)
         let replies = run.replies.filter { $0["event"] == nil }
-        XCTAssertEqual(replies.map { $0["seq"] }, (1...7).map { .number(Double($0)) })
+        XCTAssertEqual(replies.map { $0["seq"] }, (1...7).map { .number(JSONNumber(Double($0))) })
         let expected = [
             "load: cannot read deck \(fifo): it is a FIFO (named pipe), not a regular file",
             "load: cannot read deck \(folder): it is a directory, not a regular file",

@@ -180,7 +180,7 @@ final class MQTTTests: XCTestCase, SpawnsMarquee {
         try broker.publish("cap/command", "scroll-by 1")
         XCTAssertTrue(eventually { after.payloads(on: "cap/reply").contains(#"{"seq":1502,"ok":true}"#) })
         let seqs = json(after.payloads(on: "cap/reply")).compactMap { reply -> Double? in
-            if case .number(let seq) = reply["seq"] { return seq }
+            if case .number(let seq) = reply["seq"] { return seq.value }
             return nil
         }
         XCTAssertLessThan(seqs.count, MQTTLinkCap.value, "no more than the cap is kept: \(seqs.count)")

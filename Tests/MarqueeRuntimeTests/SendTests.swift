@@ -60,7 +60,7 @@ final class SendTests: XCTestCase, SpawnsMarquee {
         output += read(bridge, until: "\"seq\":3")
         XCTAssertEqual(exitStatus(bridge), 1, "every line answered; one answer was an error")
         // One reply from the first Marquee, then the new one's replies to the three waiting lines, in order.
-        XCTAssertEqual(replies(output).map { $0["seq"] }, [1, 1, 2, 3].map { JSONValue.number($0) })
+        XCTAssertEqual(replies(output).map { $0["seq"] }, [1, 1, 2, 3].map { JSONValue.number(JSONNumber($0)) })
         XCTAssertEqual(replies(output).map { $0["ok"] }, [true, true, true, false].map { JSONValue.bool($0) })
         XCTAssertTrue(SessionHarness.readFile(log).contains("sending the 3 line(s) not answered yet"))
         close(bridge.output)

@@ -76,7 +76,7 @@ enum SessionHarness {
 
 extension JSONValue {
     var number: Double? {
-        if case .number(let value) = self { return value }
+        if case .number(let value) = self { return value.value }
         return nil
     }
     var string: String? {

@@ -60,7 +60,7 @@ final class StdoutStallTests: XCTestCase, SpawnsMarquee {
         let replies = String(decoding: text, as: UTF8.self).split(separator: "\n")
             .compactMap { try? JSONParser.parse(String($0)) }.filter { $0["event"] == nil }
         XCTAssertEqual(replies.count, commands)
-        let firstOutOfOrder = replies.indices.first { replies[$0]["seq"] != .number(Double($0 + 1)) }
+        let firstOutOfOrder = replies.indices.first { replies[$0]["seq"] != .number(JSONNumber(Double($0 + 1))) }
         XCTAssertNil(firstOutOfOrder, "replies are numbered 1, 2, 3 … in order")
         XCTAssertEqual(exitStatus(marquee), 0)
     }

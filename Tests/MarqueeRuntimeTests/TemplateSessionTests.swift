@@ -53,6 +53,27 @@ final class TemplateSessionTests: XCTestCase {
             answers[3]["error"]?.string,
             #"update: card "a" names template "nope", which the deck does not define (templates: "row", "default")"#)
     }
+
+    /// A section given to `insert-section` is "as in a deck file": its cards name the running
+    /// deck's templates, alone and in a batch, and a name the deck lacks is refused at insertion.
+    func testInsertSectionTakesCardsNamingTheDecksTemplates() throws {
+        let run = try SessionHarness.run(
+            """
+            insert-section 1 {"title": "Later", "cards": [{"id": "b", "template": "row", "fields": {"name": "B"}}]}
+            batch
+            insert-section 0 {"cards": [{"id": "c", "template": "row", "fields": {"name": "C"}}]}
+            commit
+            insert-section 0 {"cards": [{"id": "d", "template": "nope"}]}
+            quit
+
+            """, deckPath: deckFile(clock: "%Y"))
+        let answers = run.replies.filter { $0["seq"] != nil && $0["event"] == nil }
+        XCTAssertEqual(answers.map { $0["ok"]?.bool }, [true, true, true, true, false, true])
+        XCTAssertEqual(
+            answers[4]["error"]?.string,
+            #"insert-section: card "d" names template "nope", which the deck does not define (templates: "row", "default")"#
+        )
+    }
 }
 
 /// An image element in a running session with the real image store: the placeholder first (a

@@ -45,7 +45,7 @@ public enum TimingCurve: Equatable, Sendable, CustomStringConvertible {
             guard name.hasPrefix("cubic-bezier("), name.hasSuffix(")") else { return nil }
             let inner = name.dropFirst("cubic-bezier(".count).dropLast()
             let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map {
-                Double($0.trimmingSpaces)
+                DecimalNumber.parse($0.trimmingSpaces)
             }
             guard numbers.count == 4, let x1 = numbers[0], let y1 = numbers[1], let x2 = numbers[2],
                 let y2 = numbers[3], [x1, y1, x2, y2].allSatisfy(\.isFinite), (0...1).contains(x1),

@@ -364,7 +364,7 @@ public struct JSONReader: ~Copyable {
         return .array(elements)
     }
 
-    private mutating func number() throws(JSONParseError) -> Double {
+    private mutating func number() throws(JSONParseError) -> JSONNumber {
         tokenStart = position
         defer { tokenStart = nil }
         if current == UInt8(ascii: "-") { position += 1 }
@@ -387,7 +387,7 @@ public struct JSONReader: ~Copyable {
             position = start
             throw error("number out of range: \(text)")
         }
-        return value
+        return JSONNumber(value: value, text: text)
     }
 
     @discardableResult

@@ -93,7 +93,11 @@ public struct JSONWriter {
         switch json {
         case .null: null()
         case .bool(let flag): value(flag)
-        case .number(let number): value(number)
+        case .number(let number):
+            // The number's own text: a value read and written back (a section given to
+            // `insert-section`, decoded through a document) keeps its digits.
+            beforeValue()
+            bytes.append(contentsOf: number.text.utf8)
         case .string(let string): value(string)
         case .array(let elements):
             beginArray()

@@ -21,10 +21,11 @@ extension DeckDecoder {
                 report(path + ".cards", "missing (\"mode\": \"cards\" moves this many cards at a time)")
                 return nil
             }
-            guard case .number(let count) = countJSON else {
+            guard case .number(let countNumber) = countJSON else {
                 report(path + ".cards", "expected a number, found \(countJSON.typeName)")
                 return nil
             }
+            let count = countNumber.value
             if let problem = PlaybackSettings.problem(cards: count) {
                 report(path + ".cards", "\(Self.format(count)) \(problem)")
                 return nil
@@ -52,11 +53,12 @@ extension DeckDecoder {
         }
         func seconds(_ name: String) -> Double? {
             guard let json = fields[name] else { return nil }
-            guard case .number(let value) = json else {
+            guard case .number(let number) = json else {
                 report("\(path).\(name)", "expected a number of seconds, found \(json.typeName)")
                 valid = false
                 return nil
             }
+            let value = number.value
             if let problem = PlaybackSettings.problem(seconds: value) {
                 report("\(path).\(name)", "\(Self.format(value)) \(problem)")
                 valid = false
@@ -85,9 +87,10 @@ extension DeckDecoder {
             }
         }
         if let json = fields["speed"], settings.isTicker {
-            if case .number(let value) = json, PlaybackSettings.problem(speed: value) == nil {
-                settings.speed = value
-            } else if case .number(let value) = json {
+            if case .number(let number) = json, PlaybackSettings.problem(speed: number.value) == nil {
+                settings.speed = number.value
+            } else if case .number(let number) = json {
+                let value = number.value
                 report(path + ".speed", "\(Self.format(value)) \(PlaybackSettings.problem(speed: value)!)")
                 valid = false
             } else {

@@ -50,10 +50,9 @@ extension DeckDecoder {
             }
         }
         guard problemCount == before, let from, let to, let action else { return nil }
-        if from == to, !(from == 0) {
-            report(path, "\"from\" and \"to\" are the same time (use \"00:00\" to \"24:00\" for the whole day)")
-            return nil
-        }
+        // Equal times are a rule running past midnight all the way round: 24 hours from `from`
+        // (00:00 to 00:00 is the whole day, 10:00 to 10:00 until 10:00 the next day). Only
+        // 00:00 was taken before; 10:00 and 24:00 were refused as "the same time".
         return ScheduleRule(days: days, from: from, to: to == 0 && from == 0 ? 1_440 : to, action: action)
     }
 

@@ -15,7 +15,15 @@ extension DeckDecoder {
     }
 
     public static func decode(bytes: [UInt8]) throws(DeckError) -> Deck {
-        try bytes.withUnsafeBufferPointer { buffer in decode(buffer: buffer) }.get()
+        try decode(bytes: bytes, checkingTemplateNames: true)
+    }
+
+    /// `checkingTemplateNames: false` leaves cards free to name templates the document lacks
+    /// (a section given alone, whose templates are the deck's it goes into).
+    static func decode(bytes: [UInt8], checkingTemplateNames: Bool) throws(DeckError) -> Deck {
+        try bytes.withUnsafeBufferPointer { buffer in
+            decode(buffer: buffer, checkingTemplateNames: checkingTemplateNames)
+        }.get()
     }
 
     /// Decodes a deck given as JSON text (`apply {...}`), reading the string's own UTF-8 bytes:
@@ -28,9 +36,14 @@ extension DeckDecoder {
     /// The deck in `buffer`, as a result (the closures that lend the bytes cannot throw a typed
     /// error). Editors such as Notepad start UTF-8 files with a byte order mark; RFC 8259 lets a
     /// parser ignore it, and a deck file is where one turns up.
-    private static func decode(buffer: UnsafeBufferPointer<UInt8>) -> Result<Deck, DeckError> {
+    private static func decode(
+        buffer: UnsafeBufferPointer<UInt8>, checkingTemplateNames: Bool = true
+    ) -> Result<Deck, DeckError> {
         do throws(DeckError) {
-            return .success(try decode(reader: JSONReader(bytes: buffer, allowingByteOrderMark: true)))
+            return .success(
+                try decode(
+                    reader: JSONReader(bytes: buffer, allowingByteOrderMark: true),
+                    checkingTemplateNames: checkingTemplateNames))
         } catch {
             return .failure(error)
         }
@@ -44,11 +57,13 @@ extension DeckDecoder {
         return try decode(bytes: Array(writer.string.utf8))
     }
 
-    private static func decode(reader: consuming JSONReader) throws(DeckError) -> Deck {
+    private static func decode(reader: consuming JSONReader, checkingTemplateNames: Bool = true) throws(DeckError)
+        -> Deck
+    {
         var decoder = DeckDecoder()
         let deck: Deck
         do {
-            deck = try decoder.deck(&reader)
+            deck = try decoder.deck(&reader, checkingTemplateNames: checkingTemplateNames)
         } catch {
             // Text that is not JSON is one problem: what was decoded before it means nothing.
             throw DeckError(problems: [DeckProblem(path: "", message: "not valid JSON: \(error)")])
@@ -57,7 +72,7 @@ extension DeckDecoder {
         return deck
     }
 
-    private mutating func deck(_ reader: inout JSONReader) throws(JSONParseError) -> Deck {
+    private mutating func deck(_ reader: inout JSONReader, checkingTemplateNames: Bool) throws(JSONParseError) -> Deck {
         var deck = Deck()
         guard reader.peek() == UInt8(ascii: "{") else {
             let json = try reader.value()
@@ -98,7 +113,7 @@ extension DeckDecoder {
         if !sawSections { report("sections", "missing (a deck needs a \"sections\" array, which may be empty)") }
         // Cards read before the templates named templates not yet known.
         for (name, use) in cards.templatesNamedEarly.sorted(by: { $0.value.order < $1.value.order })
-        where deck.templates[name] == nil {
+        where checkingTemplateNames && deck.templates[name] == nil {
             report(
                 use.path, Self.unknownTemplate(name, in: deck) + (use.count > 1 ? " (\(use.count) cards name it)" : ""))
         }
@@ -342,6 +357,9 @@ extension DeckDecoder {
                 if bit == 0, usable {
                     if scratch.id.isEmpty {
                         report(path() + ".id", "must not be empty")
+                        usable = false
+                    } else if let problem = scratch.id.withUnsafeBufferPointer({ Self.idProblem($0) }) {
+                        report(path() + ".id", "\(Self.escapedQuote(scratch.idString)) \(problem)")
                         usable = false
                     } else {
                         hasID = true

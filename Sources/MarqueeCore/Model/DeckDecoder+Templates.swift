@@ -225,7 +225,9 @@ extension DeckDecoder {
         switch json {
         case .string("regular"): return 400
         case .string("bold"): return 700
-        case .number(let value) where (100...900).contains(value) && value.truncatingRemainder(dividingBy: 100) == 0:
+        case .number(let number)
+        where (100...900).contains(number.value) && number.value.truncatingRemainder(dividingBy: 100) == 0:
+            let value = number.value
             return Int(value)
         default:
             report(path, "a weight is \"regular\", \"bold\" or 100, 200, ... 900")
@@ -263,7 +265,8 @@ extension DeckDecoder {
         return .mapped(field: field, map: map, fallback: fallback)
     }
 
-    /// A card's `fields`: names to strings (numbers are taken as they are written).
+    /// A card's `fields`: names to strings (numbers are taken as they are written: their text in
+    /// the JSON, digit for digit).
     mutating func fields(_ json: JSONValue, path: String) -> [String: String] {
         guard case .object(let members) = json else {
             report(path, "expected an object (field names to values), found \(json.typeName)")
@@ -274,7 +277,7 @@ extension DeckDecoder {
             let fieldPath = "\(path).\(MessageText.clipped(name))"
             switch value {
             case .string(let text): fields[name] = text
-            case .number(let number): fields[name] = Self.format(number)
+            case .number(let number): fields[name] = number.text
             default: report(fieldPath, "expected a string, found \(value.typeName)")
             }
         }

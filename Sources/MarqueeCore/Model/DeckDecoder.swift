@@ -56,10 +56,14 @@ public struct DeckDecoder {
     }
 
     /// Decodes one section given on its own (`insert-section`): `{"title": ..., "cards": [...]}`.
+    /// Its cards' template names are not checked here: the section carries no templates, and the
+    /// deck it goes into checks them when it is inserted (`Deck.insertSection`), as `insert` does.
     public static func decodeSection(_ json: JSONValue, path: String) throws(DeckError) -> Section {
         let deck: Deck
         do {
-            deck = try decode(.object([(key: "sections", value: .array([json]))]))
+            var writer = JSONWriter()
+            writer.value(.object([(key: "sections", value: .array([json]))]))
+            deck = try decode(bytes: Array(writer.string.utf8), checkingTemplateNames: false)
         } catch {
             let problems = error.problems.map { problem in
                 DeckProblem(path: path + problem.path.dropFirst("sections[0]".count), message: problem.message)
@@ -146,9 +150,13 @@ public struct DeckDecoder {
     ) -> Bool {
         switch key {
         case "id":
-            guard let id = string(value, path: path() + ".id") else { return false }
+            guard var id = string(value, path: path() + ".id") else { return false }
             if id.isEmpty {
                 report(path() + ".id", "must not be empty")
+                return false
+            }
+            if let problem = id.withUTF8({ Self.idProblem($0) }) {
+                report(path() + ".id", "\(Self.escapedQuote(id)) \(problem)")
                 return false
             }
             card.id = id
@@ -299,10 +307,11 @@ public struct DeckDecoder {
     mutating func number(_ json: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Double>)
         -> Double?
     {
-        guard case .number(let value) = json else {
+        guard case .number(let number) = json else {
             report(path(), "expected a number, found \(json.typeName)")
             return nil
         }
+        let value = number.value
         guard range.contains(value) else {
             report(
                 path(),
@@ -322,7 +331,21 @@ public struct DeckDecoder {
         return color
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
+    /// Why a card id cannot be used, or nil. Commands name a card as the word `id:ID` in a line,
+    /// so an id holding a space, a tab or a control character (a line break) could be shown but
+    /// never named: `update id:gate 4 {...}` read `gate` as the id.
+    static func idProblem(_ id: UnsafeBufferPointer<UInt8>) -> String? {
+        guard id.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        return "has a space, tab or control character (a card id is one word: commands name it as id:ID)"
     }
+
+    /// `text` cut and quoted as JSON writes it, so that a tab or a line break shows as `\t` or
+    /// `\n` and the message stays one line.
+    static func escapedQuote(_ text: String) -> String {
+        var writer = JSONWriter()
+        writer.value(MessageText.clipped(text))
+        return writer.string
+    }
+
+    static func format(_ value: Double) -> String { JSONNumber.format(value) }
 }

@@ -36,12 +36,22 @@ public struct ScheduleRule: Equatable, Sendable {
         return clock(from) + " to " + clock(to)
     }
 
-    /// Whether the rule holds at `minute` of a day that is weekday `weekday`.
-    func holds(weekday: Int, minute: Int) -> Bool {
-        if crossesMidnight {
-            return (days.contains(weekday) && minute >= from) || (days.contains((weekday + 6) % 7) && minute < to)
+    /// Whether the rule holds at `time`: from its start to its end on the local day of `time`,
+    /// or, for a rule past midnight, on the day before. Both ends are moments (`localMoment`), the
+    /// ones `Schedule.nextChange` wakes at, so a time the clocks skip moves the rule's start and
+    /// end alike (02:30 on the night clocks jump from 02:00 to 03:00 is 03:30); comparing
+    /// wall-clock minutes instead showed a 02:30 rule at 03:10.
+    func holds(at time: Double, day: tm) -> Bool {
+        let weekday = Int(day.tm_wday)
+        if days.contains(weekday),
+            Schedule.localMoment(day, dayOffset: 0, minute: from) <= time,
+            time < Schedule.localMoment(day, dayOffset: crossesMidnight ? 1 : 0, minute: to)
+        {
+            return true
         }
-        return days.contains(weekday) && minute >= from && minute < to
+        guard crossesMidnight, days.contains((weekday + 6) % 7) else { return false }
+        return Schedule.localMoment(day, dayOffset: -1, minute: from) <= time
+            && time < Schedule.localMoment(day, dayOffset: 0, minute: to)
     }
 }
 
@@ -63,9 +73,9 @@ public struct ScheduleState: Equatable, Sendable {
 public enum Schedule {
     /// The state `rules` give at `time` (seconds since the epoch).
     public static func state(_ rules: [ScheduleRule], at time: Double) -> ScheduleState {
-        let (weekday, minute) = localDay(time)
+        let day = localDay(time)
         var state = ScheduleState()
-        for rule in rules where rule.holds(weekday: weekday, minute: minute) {
+        for rule in rules where rule.holds(at: time, day: day) {
             switch rule.action {
             case .sections(let names): if state.sections == nil { state.sections = names }
             case .displayOff: state.displayOff = true
@@ -76,8 +86,8 @@ public enum Schedule {
 
     /// The first `"display": "off"` rule that holds at `time`, to name it in messages.
     public static func displayOffRule(_ rules: [ScheduleRule], at time: Double) -> ScheduleRule? {
-        let (weekday, minute) = localDay(time)
-        return rules.first { $0.action == .displayOff && $0.holds(weekday: weekday, minute: minute) }
+        let day = localDay(time)
+        return rules.first { $0.action == .displayOff && $0.holds(at: time, day: day) }
     }
 
     /// The first moment after `time` at which a rule starts or ends (where the state may
@@ -107,12 +117,12 @@ public enum Schedule {
         return best
     }
 
-    /// Weekday and minute of the day, local time.
-    static func localDay(_ time: Double) -> (weekday: Int, minute: Int) {
+    /// The local date and time of `time`.
+    static func localDay(_ time: Double) -> tm {
         var seconds = time_t(time.rounded(.down))
         var local = tm()
         localtime_r(&seconds, &local)
-        return (Int(local.tm_wday), Int(local.tm_hour) * 60 + Int(local.tm_min))
+        return local
     }
 
     /// `minute` past local midnight, `dayOffset` days after the day of `day`, in seconds since
