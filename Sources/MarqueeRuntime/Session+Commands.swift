@@ -95,6 +95,9 @@ extension Session {
     private func applyDeck(
         _ deck: Deck, path: String?, precomputed: (diff: DeckDiff, version: Int)?, seq: Int, _ source: CommandSource
     ) throws(RuntimeError) {
+        if deck.templates != scene.deck.templates || deck.style.bodyFont != scene.deck.style.bodyFont {
+            try Self.checkElementFonts(deck, fontPath: options.fontPath)
+        }
         if deck.style != scene.deck.style {
             try Self.checkFontFile(options.fontPath)
             do {
@@ -271,6 +274,7 @@ extension Session {
         // The renderer opens the --font file again for the new style; it must not have become a
         // FIFO or a device since the start.
         try Self.checkFontFile(options.fontPath)
+        try Self.checkElementFonts(deck, fontPath: options.fontPath)
         do {
             try prepareRenderers(style: deck.style)
         } catch {

@@ -94,6 +94,7 @@ public final class Session {
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
         // Fonts first: a missing font must not cost the display a modeset and a restore.
         try Self.checkFontFile(options.fontPath)
+        try Self.checkElementFonts(deck, fontPath: options.fontPath)
         do {
             renderer = try Renderer(fontOverride: options.fontPath)
             try renderer.prepare(style: deck.style)
