@@ -11,7 +11,7 @@ extension Session {
                     guard release(held, source) else { break }
                     source.hold = nil
                 }
-                guard let (seq, line) = source.next() else { break }
+                guard let (seq, line, bytes) = source.next() else { break }
                 switch line {
                 case .invalid(let message):
                     if source.openBatch != nil, source.openBatch?.problem == nil {
@@ -20,7 +20,7 @@ extension Session {
                     source.reply(error: message, seq: seq, json: &json)
                 case .command(let command):
                     if source.openBatch != nil {
-                        collect(command, seq: seq, source)
+                        collect(command, seq: seq, bytes: bytes, source)
                     } else {
                         apply(command, seq: seq, source)
                     }
@@ -177,7 +177,7 @@ extension Session {
                 source.reply(error: "\(command.name): \(error.message)", seq: seq, json: &json)
             }
         case .batch:
-            source.openBatch = ([], nil)
+            source.openBatch = OpenBatch()
             source.reply(ok: seq, json: &json)
         case .appear(let stagger, let duration):
             let tag = tag(for: source, seq: seq)
@@ -194,7 +194,7 @@ extension Session {
     }
 
     /// Inside a batch: edits are checked for form and kept; `commit` applies them all or none.
-    private func collect(_ command: Command, seq: Int, _ source: CommandSource) {
+    private func collect(_ command: Command, seq: Int, bytes: Int, _ source: CommandSource) {
         switch command {
         case .commit:
             let batch = source.openBatch!
@@ -229,8 +229,21 @@ extension Session {
                 source.reply(error: message, seq: seq, json: &json)
                 return
             }
-            source.openBatch?.edits.append((seq, command))
-            source.reply(ok: seq, json: &json)
+            if source.openBatch!.keep(command, seq: seq, bytes: bytes) {
+                source.reply(ok: seq, json: &json)
+            } else if source.openBatch!.discardedAt == seq {
+                Log.error(
+                    "\(source.name): a batch went over its cap (\(OpenBatch.capText)) at line \(seq); it was discarded")
+                source.reply(
+                    error:
+                        "\(command.name): the batch went over its cap (\(OpenBatch.capText)) and was discarded: nothing of it will be applied; edits up to its commit are answered with this error and not kept",
+                    seq: seq, json: &json)
+            } else {
+                source.reply(
+                    error:
+                        "\(command.name): not kept: the batch was discarded at line \(source.openBatch!.discardedAt!) (over its cap of \(OpenBatch.capText)); send commit to end it",
+                    seq: seq, json: &json)
+            }
         }
     }
 
