@@ -296,6 +296,7 @@ extension Session {
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
         setImagePaths(imageResolver(deckPath: path))
+        shownDeckPath = path
         let previousPlayback = scene.deck.playback
         if let replaced = changeScenes({ $0.replaceDeck(deck) }) { emit(replaced) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
@@ -303,6 +304,18 @@ extension Session {
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
+        // A snapshot replaces its file by a rename: over the deck or the trace it would destroy it.
+        if let conflict = OutputPaths.conflict(
+            output: path, flag: "snapshot",
+            inputs: [
+                ("the deck file shown", shownDeckPath), ("the --deck file", options.deckPath),
+                ("the --trace file", options.tracePath), ("the --font file", options.fontPath),
+                ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
+            ])
+        {
+            source.reply(error: conflict, seq: seq, json: &json)
+            return
+        }
         renderForSnapshot()
         guard let frame = backend.presentedFrame() else {
             source.reply(error: "snapshot: no frame has been presented yet", seq: seq, json: &json)

@@ -82,6 +82,8 @@ public final class Session {
     var scheduleState = ScheduleRuntime()
     /// Times the schedule's timer fired (a test counts them: none between rule changes).
     public internal(set) var scheduleWakeUps = 0
+    /// The file of the deck shown (`--deck` or the last `load`), which a snapshot may not replace.
+    var shownDeckPath: String?
 
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
@@ -92,6 +94,7 @@ public final class Session {
             ? try options.deckPath.map { path throws(RuntimeError) in try DeckWatcher(path: path) } : nil
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
+        shownDeckPath = options.deckPath
         // Fonts first: a missing font must not cost the display a modeset and a restore.
         try Self.checkFontFile(options.fontPath)
         try Self.checkElementFonts(deck, fontPath: options.fontPath)
