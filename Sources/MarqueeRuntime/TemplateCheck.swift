@@ -86,10 +86,21 @@ public enum TemplateCheck {
         return warnings
     }
 
-    /// Every image a card shows: the JSON path of the field that names it, and its value.
+    /// Every image a card or an overlay band shows: the JSON path of the field that names it, and
+    /// its value.
     public static func imageUses(in deck: Deck) -> [(jsonPath: String, value: String)] {
         var uses: [(jsonPath: String, value: String)] = []
         guard !deck.templates.isEmpty else { return uses }
+        // A band shows its pictures as a card does, on every frame: one missing is as visible.
+        for (index, band) in deck.overlays.enumerated() {
+            guard let template = deck.template(of: band.card) else { continue }
+            for element in template.elements {
+                guard case .image(let field, _, _, _) = element.kind, let value = band.card.fields[field],
+                    !value.isEmpty
+                else { continue }
+                uses.append(("overlays[\(index)].fields.\(MessageText.clipped(field))", value))
+            }
+        }
         for (sectionIndex, section) in deck.sections.enumerated() {
             // A card with no template or fields is given as nil: it names no image.
             section.cards.forEachStored { item, stored in
