@@ -8,6 +8,9 @@ public struct CommandDecoder: Sendable {
 
     private var line: [UInt8] = []
     private var discardingLongLine = false
+    /// The bytes of each line given out since the last `takeLineBytes()`, in order (what a
+    /// discarded long line had counts as `maximumLineBytes`): a batch's cap counts them.
+    private var lineBytes: [Int] = []
 
     public init() {}
 
@@ -33,14 +36,24 @@ public struct CommandDecoder: Sendable {
         if !line.isEmpty || discardingLongLine { endLine(into: &output) }
     }
 
+    /// The byte counts of the lines given out since the last call, one per `DecodedLine`.
+    public mutating func takeLineBytes() -> [Int] {
+        defer { lineBytes.removeAll(keepingCapacity: true) }
+        return lineBytes
+    }
+
     private mutating func endLine(into output: inout [DecodedLine]) {
         defer { line.removeAll(keepingCapacity: line.count <= 4096) }
         if discardingLongLine {
             discardingLongLine = false
             output.append(.invalid("line longer than \(Self.maximumLineBytes) bytes; it was discarded"))
+            lineBytes.append(Self.maximumLineBytes)
             return
         }
-        if let decoded = Self.decode(line: line) { output.append(decoded) }
+        if let decoded = Self.decode(line: line) {
+            output.append(decoded)
+            lineBytes.append(line.count)
+        }
     }
 
     /// Decodes one line (without its newline); nil for blank lines and comments.

@@ -23,13 +23,13 @@ final class CommandSource {
     /// A socket client: a line cut off by a disconnect is dropped, not run.
     let isClient: Bool
     var decoder = CommandDecoder()
-    var queue: [(seq: Int, line: DecodedLine)] = []
+    var queue: [(seq: Int, line: DecodedLine, bytes: Int)] = []
     var queueHead = 0
     var nextSeq = 1
     var hold: Hold?
     /// Between `batch` and `commit`: the edits collected (with their seq), and the first problem
     /// found in the batch, which makes the commit fail.
-    var openBatch: (edits: [(seq: Int, command: Command)], problem: String?)?
+    var openBatch: OpenBatch?
     private(set) var isReading = true
 
     init(name: String, input: Int32, output: OutputQueue, isClient: Bool) {
@@ -60,13 +60,13 @@ final class CommandSource {
             if !isClient { decoder.finish(into: &scratch) }
             isReading = false
         }
-        for line in scratch {
-            queue.append((nextSeq, line))
+        for (line, bytes) in zip(scratch, decoder.takeLineBytes()) {
+            queue.append((nextSeq, line, bytes))
             nextSeq += 1
         }
     }
 
-    func next() -> (seq: Int, line: DecodedLine)? {
+    func next() -> (seq: Int, line: DecodedLine, bytes: Int)? {
         // A client over its output cap is being disconnected: nothing more of its is carried out.
         guard queueHead < queue.count, !output.isOverCap else {
             queue.removeAll(keepingCapacity: true)
@@ -113,4 +113,42 @@ final class CommandSource {
         Messages.error(seq: seq, message: message, into: &json)
         output.writeLine(json.bytes)
     }
+}
+
+/// Between `batch` and `commit`: the edits kept (with their seq), the bytes of their lines, and the
+/// first problem found, which makes the commit fail.
+///
+/// A batch is held in memory until its commit, so it has a cap: a controller that never commits
+/// (a bug, a feed cut off mid-batch) must not grow the process without bound. Past the cap the
+/// edits are dropped at once and the batch is discarded: it stays open so that the edits after
+/// the cap are not applied one by one out of their batch, each is answered with an error, and
+/// `commit` ends it, applying nothing.
+struct OpenBatch {
+    /// More edits than a deck-sized change needs: `apply` or `load` a whole state instead.
+    static let maximumEdits = 100_000
+    /// The bytes of the edits' lines (a line is at most 64 KiB).
+    static let maximumBytes = 64 << 20
+
+    var edits: [(seq: Int, command: Command)] = []
+    var bytes = 0
+    var problem: String?
+    /// The line whose edit went over the cap, once it did.
+    var discardedAt: Int?
+
+    /// Keeps an edit; false (and the batch discarded) when it goes over the cap.
+    mutating func keep(_ command: Command, seq: Int, bytes lineBytes: Int) -> Bool {
+        guard discardedAt == nil else { return false }
+        guard edits.count < Self.maximumEdits, bytes + lineBytes <= Self.maximumBytes else {
+            discardedAt = seq
+            edits = []
+            bytes = 0
+            problem = "line \(seq): the batch went over its cap (\(Self.capText)) and was discarded"
+            return false
+        }
+        edits.append((seq, command))
+        bytes += lineBytes
+        return true
+    }
+
+    static var capText: String { "100,000 edits or \(maximumBytes >> 20) MiB of edit lines" }
 }

@@ -12,9 +12,11 @@ import MarqueeProtocol
 /// it may be applied twice: at least once, never silently dropped.
 public enum ControlClient {
     /// The socket `marquee send` uses when none is given: `$MARQUEE_SOCKET`, else the path the
-    /// deployment files use.
+    /// deployment files use. Set but empty counts as unset, as the shell's `${VAR:-default}` does
+    /// (`MARQUEE_SOCKET= marquee send ...` in a script that blanks it).
     public static var defaultSocketPath: String {
-        getenv("MARQUEE_SOCKET").map { String(cString: $0) } ?? "/run/marquee/control.sock"
+        guard let value = getenv("MARQUEE_SOCKET"), value.pointee != 0 else { return "/run/marquee/control.sock" }
+        return String(cString: value)
     }
 
     /// Sends `commands` (or, when there are none, every line of standard input as it comes),

@@ -70,6 +70,18 @@ public enum MissingGlyphCheck {
                 }
             }
         }
+        // Overlay bands draw their template's text fields as cards do.
+        for (index, band) in deck.overlays.enumerated() {
+            guard let template = deck.template(of: band.card) else { continue }
+            for element in template.elements {
+                guard case .text(let field) = element.kind, let value = band.card.fields[field] else { continue }
+                let face = fonts.elementFace(
+                    family: element.text.font, weight: element.text.weight, size: element.text.size)
+                check(
+                    value, coverage(face), path: { "overlays[\(index)].fields.\(field)" },
+                    owner: { "overlay band \(index)" })
+            }
+        }
         if unnamed > 0 {
             named.append(
                 DeckProblem(

@@ -108,6 +108,16 @@ extension Session {
         try RegularFile.check(path, what: "font", maximumBytes: fontMaximumBytes)
     }
 
+    /// Refuses a deck whose template elements name a font that cannot be opened, in the words a
+    /// style's font is refused with (and the element's path), so the shown deck stays. With
+    /// `--font PATH` every element draws with that file: nothing to check.
+    static func checkElementFonts(_ deck: Deck, fontPath: String?) throws(RuntimeError) {
+        guard fontPath == nil,
+            let problem = FontCheck.elementProblems(in: deck.templates, bodyFont: deck.style.bodyFont).first
+        else { return }
+        throw RuntimeError("\(problem.path): \(problem.message)")
+    }
+
     static func monotonicNow() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

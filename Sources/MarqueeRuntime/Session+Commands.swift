@@ -11,7 +11,7 @@ extension Session {
                     guard release(held, source) else { break }
                     source.hold = nil
                 }
-                guard let (seq, line) = source.next() else { break }
+                guard let (seq, line, bytes) = source.next() else { break }
                 switch line {
                 case .invalid(let message):
                     if source.openBatch != nil, source.openBatch?.problem == nil {
@@ -20,7 +20,7 @@ extension Session {
                     source.reply(error: message, seq: seq, json: &json)
                 case .command(let command):
                     if source.openBatch != nil {
-                        collect(command, seq: seq, source)
+                        collect(command, seq: seq, bytes: bytes, source)
                     } else {
                         apply(command, seq: seq, source)
                     }
@@ -95,6 +95,9 @@ extension Session {
     private func applyDeck(
         _ deck: Deck, path: String?, precomputed: (diff: DeckDiff, version: Int)?, seq: Int, _ source: CommandSource
     ) throws(RuntimeError) {
+        if deck.templates != scene.deck.templates || deck.style.bodyFont != scene.deck.style.bodyFont {
+            try Self.checkElementFonts(deck, fontPath: options.fontPath)
+        }
         if deck.style != scene.deck.style {
             try Self.checkFontFile(options.fontPath)
             do {
@@ -174,7 +177,7 @@ extension Session {
                 source.reply(error: "\(command.name): \(error.message)", seq: seq, json: &json)
             }
         case .batch:
-            source.openBatch = ([], nil)
+            source.openBatch = OpenBatch()
             source.reply(ok: seq, json: &json)
         case .appear(let stagger, let duration):
             let tag = tag(for: source, seq: seq)
@@ -191,7 +194,7 @@ extension Session {
     }
 
     /// Inside a batch: edits are checked for form and kept; `commit` applies them all or none.
-    private func collect(_ command: Command, seq: Int, _ source: CommandSource) {
+    private func collect(_ command: Command, seq: Int, bytes: Int, _ source: CommandSource) {
         switch command {
         case .commit:
             let batch = source.openBatch!
@@ -226,8 +229,21 @@ extension Session {
                 source.reply(error: message, seq: seq, json: &json)
                 return
             }
-            source.openBatch?.edits.append((seq, command))
-            source.reply(ok: seq, json: &json)
+            if source.openBatch!.keep(command, seq: seq, bytes: bytes) {
+                source.reply(ok: seq, json: &json)
+            } else if source.openBatch!.discardedAt == seq {
+                Log.error(
+                    "\(source.name): a batch went over its cap (\(OpenBatch.capText)) at line \(seq); it was discarded")
+                source.reply(
+                    error:
+                        "\(command.name): the batch went over its cap (\(OpenBatch.capText)) and was discarded: nothing of it will be applied; edits up to its commit are answered with this error and not kept",
+                    seq: seq, json: &json)
+            } else {
+                source.reply(
+                    error:
+                        "\(command.name): not kept: the batch was discarded at line \(source.openBatch!.discardedAt!) (over its cap of \(OpenBatch.capText)); send commit to end it",
+                    seq: seq, json: &json)
+            }
         }
     }
 
@@ -271,6 +287,7 @@ extension Session {
         // The renderer opens the --font file again for the new style; it must not have become a
         // FIFO or a device since the start.
         try Self.checkFontFile(options.fontPath)
+        try Self.checkElementFonts(deck, fontPath: options.fontPath)
         do {
             try prepareRenderers(style: deck.style)
         } catch {
@@ -279,6 +296,7 @@ extension Session {
         // Image files may have been fixed or replaced along with the deck.
         images.reload()
         setImagePaths(imageResolver(deckPath: path))
+        shownDeckPath = path
         let previousPlayback = scene.deck.playback
         if let replaced = changeScenes({ $0.replaceDeck(deck) }) { emit(replaced) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
@@ -286,6 +304,18 @@ extension Session {
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
+        // A snapshot replaces its file by a rename: over the deck or the trace it would destroy it.
+        if let conflict = OutputPaths.conflict(
+            output: path, flag: "snapshot",
+            inputs: [
+                ("the deck file shown", shownDeckPath), ("the --deck file", options.deckPath),
+                ("the --trace file", options.tracePath), ("the --font file", options.fontPath),
+                ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
+            ])
+        {
+            source.reply(error: conflict, seq: seq, json: &json)
+            return
+        }
         renderForSnapshot()
         guard let frame = backend.presentedFrame() else {
             source.reply(error: "snapshot: no frame has been presented yet", seq: seq, json: &json)

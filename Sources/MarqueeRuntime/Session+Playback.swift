@@ -65,7 +65,9 @@ extension Session {
     func followDeckPlayback(_ new: PlaybackSettings?, previous: PlaybackSettings?, restart: Bool) {
         changeScenes { $0.setDeckPlayback(new) }
         if let new {
-            guard restart || new != previous else { return }
+            // Compared by value with the defaults filled in: a state spelling out a default
+            // (`"duration": 0.6`) is the same playback as one leaving it out.
+            guard restart || new.filled(from: nil) != previous?.filled(from: nil) else { return }
             endPlayback(reason: "deck")
             if let replaced = changeScenes({ $0.play(new, now: link.now) }) { emit(replaced) }
             playbackOwner = nil

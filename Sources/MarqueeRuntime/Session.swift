@@ -82,6 +82,10 @@ public final class Session {
     var scheduleState = ScheduleRuntime()
     /// Times the schedule's timer fired (a test counts them: none between rule changes).
     public internal(set) var scheduleWakeUps = 0
+    /// The file of the deck shown (`--deck` or the last `load`), which a snapshot may not replace.
+    var shownDeckPath: String?
+    /// The layout and width last checked for leaving cards no width (logged once for each).
+    var layoutWidthChecked: (layout: LayoutConfiguration, width: Int)?
 
     /// Sets everything up; throws with a message for the user when something is missing.
     public init(options: RunOptions) throws(RuntimeError) {
@@ -92,8 +96,10 @@ public final class Session {
             ? try options.deckPath.map { path throws(RuntimeError) in try DeckWatcher(path: path) } : nil
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
+        shownDeckPath = options.deckPath
         // Fonts first: a missing font must not cost the display a modeset and a restore.
         try Self.checkFontFile(options.fontPath)
+        try Self.checkElementFonts(deck, fontPath: options.fontPath)
         do {
             renderer = try Renderer(fontOverride: options.fontPath)
             try renderer.prepare(style: deck.style)
@@ -491,6 +497,7 @@ public final class Session {
         // The virtual clock keeps the offset from the start, so a run is the same every time.
         if !link.isVirtual { scene.clockOffset = Self.wallClockNow() - link.now }
         let finished = scene.frame(at: time, into: &displayList, finishedTags: &finishedTags)
+        noteCardsWithoutWidth()
         try Self.draw(displayList, deck: scene.deck, with: renderer, on: backend, at: time, output: nil)
         trace?.write(
             frame: frameNumber, timestamp: time.timestamp - origin, target: time.targetTimestamp - origin,
@@ -510,6 +517,25 @@ public final class Session {
             Messages.finished(event, seq: owner.seq, presented: presented ?? time.targetTimestamp, into: &json)
             owner.source.output.writeLine(json.bytes, event: true)
         }
+    }
+
+    /// A layout whose columns, spacing and insets take the whole width leaves cards 0 px wide:
+    /// nothing but headers is drawn and the trace lists no card. Said once for each layout and
+    /// width (a new deck, `apply`, a resize), not every frame.
+    func noteCardsWithoutWidth() {
+        let layout = scene.layout
+        let width = layout.viewport.width
+        if let checked = layoutWidthChecked, checked.layout == layout.configuration, checked.width == width { return }
+        layoutWidthChecked = (layout.configuration, width)
+        guard layout.cardWidth < 1 else { return }
+        let configuration = layout.configuration
+        let insets = configuration.insets
+        let needed =
+            insets.left + insets.right + configuration.spacing * Double(layout.columns - 1) + Double(layout.columns)
+        let grid = layout.columns > 1 ? "\(layout.columns) columns with spacing \(Int(configuration.spacing)) and " : ""
+        Log.error(
+            "the layout leaves cards no width: \(grid)insets \(Int(insets.left))+\(Int(insets.right)) need at least \(Int(needed.rounded(.up))) px, the screen gives \(width); no card is drawn (use fewer columns or smaller spacing or insets)"
+        )
     }
 
     /// Reports a scroll's end to the source whose command started it, with that source's seq.

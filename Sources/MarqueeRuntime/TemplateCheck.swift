@@ -34,6 +34,32 @@ public enum TemplateCheck {
                         "\(what) \(color.hexString) on the card's fill \(fill.hexString) has a contrast of \(format(contrast(color, fill))):1 (at least \(format(minimumContrast)):1 reads)"
                 ))
         }
+        // Fields no element shows: a misspelt name ("staus" for "status") is otherwise silently
+        // not drawn. Each template's names as a set, made once.
+        var unshown: [DeckProblem] = []
+        var unshownUncounted = 0
+        var shownNames: [String: Set<String>] = [:]
+        func noteUnshownFields(_ card: Card, _ template: CardTemplate?, owner: () -> String, path: () -> String) {
+            guard !card.fields.isEmpty else { return }
+            let name = template == nil ? CardTemplate.defaultName : card.template ?? CardTemplate.defaultName
+            let shown = shownNames[name] ?? Set(template?.fieldNames ?? [])
+            shownNames[name] = shown
+            for field in card.fields.keys.sorted() where !shown.contains(field) {
+                guard unshown.count < namedCardLimit else {
+                    unshownUncounted += 1
+                    continue
+                }
+                let names = template?.fieldNames.map { MessageText.quoted($0) }.joined(separator: ", ") ?? ""
+                let what =
+                    template == nil
+                    ? "the default template, which shows no fields (title and body only; name a template)"
+                    : "template \(MessageText.quoted(name)), which does not show it (its fields: \(names.isEmpty ? "none" : names))"
+                unshown.append(
+                    DeckProblem(
+                        path: "\(path()).fields.\(MessageText.clipped(field))",
+                        message: "\(owner()) gives field \(MessageText.quoted(field)) to \(what)"))
+            }
+        }
         for (sectionIndex, section) in deck.sections.enumerated() {
             section.cards.forEachStored { item, stored in
                 // Made only for a card named: a million cards are checked.
@@ -45,6 +71,7 @@ public enum TemplateCheck {
                     return
                 }
                 let template = deck.template(of: card)
+                noteUnshownFields(card, template, owner: { "card \(MessageText.quoted(card.id))" }, path: path)
                 if let name = card.template, template != nil {
                     used[name, default: 0] += 1
                     given[name, default: []].formUnion(card.fields.keys)
@@ -57,10 +84,14 @@ public enum TemplateCheck {
             }
         }
         // An overlay band uses its template as a card does.
-        for band in deck.overlays {
+        for (index, band) in deck.overlays.enumerated() {
             guard let name = band.card.template else { continue }
             used[name, default: 0] += 1
             given[name, default: []].formUnion(band.card.fields.keys)
+            if let template = deck.template(of: band.card) {
+                noteUnshownFields(
+                    band.card, template, owner: { "overlay band \(index)" }, path: { "overlays[\(index)]" })
+            }
         }
         for name in deck.templates.keys.sorted() {
             guard let template = deck.templates[name] else { continue }
@@ -77,6 +108,12 @@ public enum TemplateCheck {
                         message: "no card gives field \(MessageText.quoted(field)), which the template shows"))
             }
         }
+        warnings += unshown
+        if unshownUncounted > 0 {
+            warnings.append(
+                DeckProblem(
+                    path: "", message: "and \(MessageText.count(unshownUncounted, "more field")) no template shows"))
+        }
         warnings += lowContrast
         if lowContrastUncounted > 0 {
             warnings.append(
@@ -86,10 +123,21 @@ public enum TemplateCheck {
         return warnings
     }
 
-    /// Every image a card shows: the JSON path of the field that names it, and its value.
+    /// Every image a card or an overlay band shows: the JSON path of the field that names it, and
+    /// its value.
     public static func imageUses(in deck: Deck) -> [(jsonPath: String, value: String)] {
         var uses: [(jsonPath: String, value: String)] = []
         guard !deck.templates.isEmpty else { return uses }
+        // A band shows its pictures as a card does, on every frame: one missing is as visible.
+        for (index, band) in deck.overlays.enumerated() {
+            guard let template = deck.template(of: band.card) else { continue }
+            for element in template.elements {
+                guard case .image(let field, _, _, _) = element.kind, let value = band.card.fields[field],
+                    !value.isEmpty
+                else { continue }
+                uses.append(("overlays[\(index)].fields.\(MessageText.clipped(field))", value))
+            }
+        }
         for (sectionIndex, section) in deck.sections.enumerated() {
             // A card with no template or fields is given as nil: it names no image.
             section.cards.forEachStored { item, stored in

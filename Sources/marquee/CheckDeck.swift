@@ -7,7 +7,7 @@ struct CheckDeck: ParsableCommand {
         commandName: "check-deck",
         abstract: "Validate a deck file and report every problem with its JSON path.",
         discussion: """
-            Checks the JSON, every field, and that the fonts the style names are installed and can be drawn at the style's sizes (opened as `run` opens them; `--font` is not applied here). Exits 0 when the deck is valid, 1 otherwise. Each problem is one line (the first 20, then how many more), for example:
+            Checks the JSON, every field, and that the fonts the style and the template elements name are installed and can be drawn at their sizes (opened as `run` opens them; `--font` is not applied here). Exits 0 when the deck is valid, 1 otherwise. Each problem is one line (the first 20, then how many more), for example:
 
               board.json: sections[2].cards[7].id: duplicate id "c7" (first used at sections[0].cards[3])
 
@@ -50,7 +50,7 @@ struct CheckDeck: ParsableCommand {
         do {
             let deck = try decoded.get()
             problems = DeckError(
-                problems: FontCheck.problems(in: deck.style)
+                problems: FontCheck.problems(in: deck)
                     + ImagePaths.problems(TemplateCheck.imageUses(in: deck), deckPath: file))
             warnings =
                 TextFitCheck.warnings(in: deck) + TemplateCheck.warnings(in: deck, deckPath: file)

@@ -35,6 +35,13 @@ struct Compare: ParsableCommand {
         guard maxDiffering.isFinite, (0...100).contains(maxDiffering) else {
             throw ValidationError("--max-differing must be a percentage from 0 to 100")
         }
+        if let diff,
+            let conflict = OutputPaths.conflict(
+                output: diff, flag: "--diff",
+                inputs: [("the expected image", expected), ("the image to check", actual)])
+        {
+            throw ValidationError(conflict)
+        }
     }
 
     func run() throws {

@@ -248,6 +248,17 @@ struct Run: ParsableCommand {
         if watch, deck == nil {
             throw ValidationError("--watch reloads the --deck file; give one with --deck FILE")
         }
+        // The trace is truncated at start: it must not be a file the run reads.
+        if let trace,
+            let conflict = OutputPaths.conflict(
+                output: trace, flag: "--trace",
+                inputs: [
+                    ("the --deck file", deck), ("the --font file", font), ("the --mqtt-ca file", mqtt.caFile),
+                    ("the --mqtt-password-file", mqtt.passwordFile),
+                ])
+        {
+            throw ValidationError(conflict)
+        }
         if !(1...4096).contains(maxClients) {
             throw ValidationError("--max-clients must be from 1 to 4096 (got \(maxClients))")
         }

@@ -16,7 +16,7 @@ struct Send: ParsableCommand {
             """
     )
 
-    @Option(help: "The control socket (default: $MARQUEE_SOCKET, else /run/marquee/control.sock).")
+    @Option(help: "The control socket (default: $MARQUEE_SOCKET, else, unset or empty, /run/marquee/control.sock).")
     var socket: String?
 
     @Flag(help: "Wait for the socket when it is missing or goes away, and send unanswered lines again.")

@@ -341,11 +341,19 @@ final class CLIParsingTests: XCTestCase {
             contentsOf: repository.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
         let headings = protocolText.split(separator: "\n").filter { $0.hasPrefix("### ") }.joined(separator: "\n")
         XCTAssertGreaterThanOrEqual(CommandParser.commandNames.count, 24, "the parser lists its commands")
+        // README's "Commands:" paragraph names each one in backquotes (it once left out `apply`,
+        // `alert`, `alert-clear` and `display`).
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let paragraph = try XCTUnwrap(
+            readme.components(separatedBy: "\nCommands: ").dropFirst().first?.components(separatedBy: "\n\n").first)
         for name in CommandParser.commandNames {
             XCTAssertTrue(listed.contains(name), "run --help lists \(name)")
             XCTAssertTrue(
                 headings.contains("`\(name) ") || headings.contains("`\(name)`"),
                 "docs/protocol.md has a heading for \(name)")
+            XCTAssertTrue(
+                paragraph.contains("`\(name) ") || paragraph.contains("`\(name)`"),
+                "README's Commands paragraph names \(name)")
         }
     }
 

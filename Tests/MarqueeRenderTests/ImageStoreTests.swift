@@ -293,6 +293,24 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertEqual(store.statistics.decodes, 0)
     }
 
+    /// A picture whose box needs more than the whole `--image-cache` is never shown: the reason is
+    /// reported as a broken file's is (one failure, whatever the cards and frames asking), not
+    /// only kept in the store.
+    func testABoxLargerThanTheWholeCacheIsReportedOnce() throws {
+        let store = try ImageStore(limits: ImageStoreLimits(cacheBytes: 2 << 20))
+        let big = ImageRequest(path: "/srv/photo.png", width: 1280, height: 600, fit: .fill)
+        for now in [0.0, 0.1, 0.2] { XCTAssertNotNil(failure(store.image(for: big, now: now))) }
+        XCTAssertNotNil(
+            failure(store.image(for: ImageRequest(path: "/srv/photo.png", width: 0, height: 5, fit: .fill), now: 0)))
+        var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&descriptor, 1, 0), 1, "the session is woken to report it")
+        XCTAssertEqual(
+            store.takeChanges().failures,
+            [ImageFailure(path: "/srv/photo.png", error: "the box 1280x600 needs 2.9 MiB, more than the whole --image-cache (2 MiB): raise --image-cache")])
+        _ = store.image(for: big, now: 0.3)
+        XCTAssertEqual(store.takeChanges().failures, [], "reported once")
+    }
+
     func testRefusedPathsAreReportedOnce() throws {
         let store = try ImageStore()
         store.reportRefused(path: "/etc/passwd.png", error: "outside /srv/deck (--restrict-paths)")

@@ -24,7 +24,7 @@ final class CommandQueueTests: XCTestCase {
             _ = lines.utf8CString.withUnsafeBufferPointer { write(fds[1], $0.baseAddress, $0.count - 1) }
             source.read(into: &buffer, scratch: &scratch)
             for _ in 0..<499 {
-                guard let (seq, _) = source.next() else { return XCTFail("round \(round): the queue ran dry") }
+                guard let (seq, _, _) = source.next() else { return XCTFail("round \(round): the queue ran dry") }
                 taken += 1
                 XCTAssertEqual(seq, taken, "commands are taken in order")
             }

@@ -213,6 +213,18 @@ final class PlaybackSessionTests: XCTestCase, SpawnsMarquee {
         XCTAssertTrue(events(run, "playback-stopped").isEmpty, "no source started these")
     }
 
+    /// An operator's `pause` survives an `apply` whose playback is the shown one written out with
+    /// its defaults (`"duration": 0.6, "wrap": "rewind", "curve": "ease-in-out"`): the same playback by
+    /// value, so it neither restarts nor loses the pause.
+    func testAnApplySpellingOutTheDefaultsKeepsThePause() throws {
+        let deck = writeDeck(Self.deckJSON(playback: #"{"mode":"pages","dwell":1}"#))
+        let spelled = Self.deckJSON(playback: #"{"mode":"pages","dwell":1,"duration":0.6,"wrap":"rewind","curve":"ease-in-out"}"#)
+        let run = try SessionHarness.run("wait 0.5\npause\napply \(spelled)\nwait 3\nresume\n", deckPath: deck)
+        let answers = run.replies.filter { $0["seq"] != nil && $0["event"] == nil }
+        XCTAssertEqual(answers.map { $0["ok"]?.bool }, [true, true, true, true, true], "\(answers)")
+        XCTAssertEqual(offset(run, at: 3.5), 0, "still paused on the first page")
+    }
+
     func testADecksPlaybackFillsTheOptionsPlayLeavesOut() throws {
         let deck = writeDeck(Self.deckJSON(playback: #"{"mode":"pages","dwell":5,"duration":1.5,"curve":"linear"}"#))
         let run = try SessionHarness.run("play cards 2 dwell=1\n", deckPath: deck)

@@ -4,6 +4,31 @@ import XCTest
 
 /// `check-deck`'s warnings about templates and fields.
 final class TemplateCheckTests: XCTestCase {
+    /// A field no element of the card's template shows (a misspelt name) is a warning naming the
+    /// card, the field and the template's fields; the deck still runs. A card without a template
+    /// giving fields, and a band's field, too.
+    func testAFieldTheTemplateDoesNotShowIsAWarning() throws {
+        let deck = try DeckDecoder.decode(
+            """
+            {"templates": {"departure": {"elements": [
+               {"text": "time", "left": 0, "top": 0},
+               {"text": "status", "right": 0, "top": 0, "width": 90, "color": {"field": "accent", "map": {"x": "#ff0000"}}}]}},
+             "overlays": [{"edge": "top", "height": 40, "template": "departure", "fields": {"time": "12:00", "status": "ok", "tme": "x"}}],
+             "sections": [{"cards": [
+               {"id": "d1", "template": "departure", "fields": {"time": "10:02", "staus": "Delayed", "accent": "x", "status": "ok"}},
+               {"id": "d2", "template": "departure", "fields": {"time": "10:02", "status": "ok"}},
+               {"id": "plain", "title": "t", "fields": {"gate": "4"}}
+             ]}]}
+            """)
+        XCTAssertEqual(
+            TemplateCheck.warnings(in: deck).map(\.description),
+            [
+                #"sections[0].cards[0].fields.staus: card "d1" gives field "staus" to template "departure", which does not show it (its fields: "time", "status", "accent")"#,
+                #"sections[0].cards[2].fields.gate: card "plain" gives field "gate" to the default template, which shows no fields (title and body only; name a template)"#,
+                #"overlays[0].fields.tme: overlay band 0 gives field "tme" to template "departure", which does not show it (its fields: "time", "status", "accent")"#,
+            ])
+    }
+
     func testUnusedTemplatesMissingFieldsAndUnreadableText() throws {
         let deck = try DeckDecoder.decode(
             """

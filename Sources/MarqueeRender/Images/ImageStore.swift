@@ -13,6 +13,8 @@ import MarqueeCore
 ///   its 300x200 thumbnail a quarter of it) and a new size is rare once a deck is laid out.
 /// - Scaled images stay in a cache of at most `cacheBytes`, evicting the least recently looked-up
 ///   first. An evicted image asked for again is decoded again.
+/// - A box larger than `--image-max-pixels` or the whole cache fails at once, reported (once per
+///   file and reason) as a file that cannot be shown is.
 /// - A file that cannot be shown fails for every size; it stays failed until it changes (a worker
 ///   looks every `recheckSeconds`) or `reload()` (the session calls it when the deck is
 ///   replaced), and is reported once per version of the file.
@@ -182,7 +184,8 @@ final class ImageWork: @unchecked Sendable {
         }
     }
 
-    /// Why a request can never be served, before anything is read.
+    /// Why a request can never be served, before anything is read (reported as a failure of the
+    /// file, as a file that cannot be decoded is).
     private func refusal(_ request: ImageRequest) -> String? {
         if request.width <= 0 || request.height <= 0 { return "the image's box is empty" }
         if request.width * request.height > limits.maximumPixels {
@@ -190,7 +193,10 @@ final class ImageWork: @unchecked Sendable {
                 "the box \(request.width)x\(request.height) is more than the \(limits.maximumPixels) pixels of --image-max-pixels"
         }
         if request.width * request.height * 4 > limits.cacheBytes {
-            return "the box \(request.width)x\(request.height) needs more than the whole --image-cache"
+            // Tenths of a MiB, rounded.
+            let tenths = (request.width * request.height * 4 * 10 + (1 << 19)) >> 20
+            return
+                "the box \(request.width)x\(request.height) needs \(tenths / 10).\(tenths % 10) MiB, more than the whole --image-cache (\(limits.cacheBytes >> 20) MiB): raise --image-cache"
         }
         return nil
     }
@@ -198,7 +204,8 @@ final class ImageWork: @unchecked Sendable {
     // MARK: The frame path
 
     func lookUp(_ request: ImageRequest, now: Double) -> ImageState {
-        locked {
+        var refusedNow = false
+        let state = locked { () -> ImageState in
             if let failed = failedFiles[request.path] {
                 if failed.requests.count < Self.rememberedRequests {
                     failedFiles[request.path]!.requests.insert(request)
@@ -231,6 +238,15 @@ final class ImageWork: @unchecked Sendable {
             }
             if let reason = refusal(request) {
                 entries[request] = Entry(phase: .failed, failure: reason)
+                // A box too large for the limits is as lasting as a broken file: reported as one,
+                // once per file and reason, however many cards and frames ask. An empty box shows
+                // nothing anyway and is not reported.
+                if request.width > 0, request.height > 0,
+                    reported.insert("box\u{0}\(request.path)\u{0}\(reason)").inserted
+                {
+                    newFailures.append(ImageFailure(path: request.path, error: reason))
+                    refusedNow = true
+                }
                 return .failed(reason)
             }
             entries[request] = Entry(phase: .queued, urgent: true, firstLookUp: now)
@@ -238,6 +254,8 @@ final class ImageWork: @unchecked Sendable {
             pthread_cond_signal(condition)
             return .pending
         }
+        if refusedNow { pipe.signal() }
+        return state
     }
 
     func isPending(_ request: ImageRequest) -> Bool {

@@ -90,8 +90,10 @@ public final class FontSet {
         return "\(base):weight=\(name)"
     }
 
-    /// The face a template text element draws with; the body face when fontconfig has nothing
-    /// for it (check-deck reports such a font).
+    /// The face a template text element draws with. A deck whose element fonts cannot be opened
+    /// is refused before it is shown (`check-deck` reports them too); should one still fail here
+    /// (fontconfig's fonts changed since), the body font's family is drawn at the element's own
+    /// size and weight, never at the body's size.
     public func elementFace(family: String?, weight: Int, size: Double) -> FontFace {
         let pattern = Self.pattern(family: family, weight: weight, bodyPattern: bodyPattern)
         let key = "\(FontSet.pixelSize(size))@\(pattern)"
@@ -112,17 +114,35 @@ public final class FontSet {
                 face.fallback = locator?.fallback(for: override == nil ? pattern : "sans-serif")
             }
         } catch {
-            face = body
+            face = bodyFamilyFace(weight: weight, size: size)
         }
         elementFaces[key] = face
         return face
+    }
+
+    /// The body font's family at an element's weight and size: what an element whose own font
+    /// cannot be opened is drawn with; the body's file at that size when fontconfig has no match.
+    private func bodyFamilyFace(weight: Int, size: Double) -> FontFace {
+        let pattern = Self.pattern(family: nil, weight: weight, bodyPattern: bodyPattern)
+        if override == nil, let locator, let file = try? locator.file(for: pattern),
+            let face = try? Self.face(library, file, size, &elementFiles)
+        {
+            if face.fallback == nil { face.fallback = locator.fallback(for: pattern) }
+            return face
+        }
+        if let face = try? Self.face(library, (body.path, body.faceIndex), size, &elementFiles) {
+            if face.fallback == nil { face.fallback = body.fallback }
+            return face
+        }
+        return body
     }
 
     /// Glyphs rasterized by the distinct faces of this set.
     public var rasterizedGlyphCount: Int {
         var seen = Set<ObjectIdentifier>()
         var total = 0
-        for face in [title, body, header] + Array(elementFaces.values) where seen.insert(ObjectIdentifier(face)).inserted {
+        for face in [title, body, header] + Array(elementFaces.values)
+        where seen.insert(ObjectIdentifier(face)).inserted {
             total += face.rasterizedGlyphCount
         }
         return total

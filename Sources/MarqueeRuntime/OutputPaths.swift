@@ -1,0 +1,29 @@
+import Glibc
+
+/// Output files that must not be one of the files a command reads: `compare --diff` over its
+/// expected image, `run --trace` over the deck, a `snapshot` over the deck it shows. Writing one
+/// would silently destroy an input (a golden image, the only copy of a deck), so such a path is
+/// refused before anything is written.
+///
+/// Two paths name the same file when they lead, after symlinks, to the same device and inode:
+/// `./a.png`, `a.png`, a symlink to it and a hard link all count. An output that does not exist yet
+/// cannot be an input that exists.
+public enum OutputPaths {
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// Why `output` (given as `flag`) may not be written: the first of `inputs` it names, as a
+    /// message; nil when it names none.
+    public static func conflict(output: String, flag: String, inputs: [(what: String, path: String?)]) -> String? {
+        for input in inputs {
+            guard let path = input.path, sameFile(output, path) else { continue }
+            let same = path == output ? "" : " (\(path))"
+            return "\(flag) \(output) is \(input.what)\(same): writing it would replace it; name another file"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Glibc
+import MarqueeCore
+import MarqueeRender
+import XCTest
+
+@testable import marquee
+
+/// An output flag naming one of the command's inputs (the path itself, `./` before it, a symlink
+/// or a hard link to it) is refused with exit status 64 before anything is written: the golden
+/// image and the deck stay as they were.
+final class OutputPathTests: XCTestCase {
+    private var folder = ""
+
+    override func setUp() {
+        folder = "/tmp/marquee-outputs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o755)
+    }
+
+    override func tearDown() {
+        for name in ["golden.png", "now.png", "link.png", "hard.png", "board.json", "font.ttf", "out.png", "t.jsonl"] {
+            unlink("\(folder)/\(name)")
+        }
+        rmdir(folder)
+    }
+
+    private func refusal(_ arguments: [String]) -> (status: Int32, message: String) {
+        do {
+            _ = try Marquee.parseAsRoot(arguments)
+            return (0, "")
+        } catch {
+            return (Marquee.exitCode(for: error).rawValue, Marquee.message(for: error))
+        }
+    }
+
+    private func bytes(_ path: String) -> [UInt8] { Array(SessionFiles.read(path).utf8) }
+
+    func testCompareRefusesADiffThatIsOneOfItsImages() throws {
+        let golden = folder + "/golden.png"
+        let now = folder + "/now.png"
+        let red = PixelBuffer(width: 10, height: 10)
+        red.withPixels { for index in $0.indices { $0[index] = 0xFFFF_0000 } }
+        try PNGFile.write(red, to: golden)
+        red.withPixels { for index in $0.indices { $0[index] = 0xFFFA_0000 } }
+        try PNGFile.write(red, to: now)
+        symlink(golden, folder + "/link.png")
+        link(now, folder + "/hard.png")
+        let before = bytes(golden)
+        for diff in [golden, folder + "/./golden.png", folder + "/link.png"] {
+            let (status, message) = refusal(["compare", golden, now, "--diff", diff])
+            XCTAssertEqual(status, 64, diff)
+            XCTAssertTrue(message.contains("--diff \(diff) is the expected image"), message)
+        }
+        let (status, message) = refusal(["compare", golden, now, "--diff", folder + "/hard.png"])
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(message.contains("is the image to check (\(now))"), message)
+        XCTAssertEqual(bytes(golden), before, "the golden image untouched")
+        XCTAssertEqual(
+            refusal(["compare", golden, now, "--diff", folder + "/out.png"]).status, 0, "a new file is fine")
+    }
+
+    func testRunRefusesATraceThatIsTheDeckOrTheFont() throws {
+        let deck = folder + "/board.json"
+        SessionFiles.write(deck, #"{"sections": []}"#)
+        SessionFiles.write(folder + "/font.ttf", "not read here")
+        for (flags, what) in [
+            (["--deck", deck, "--trace", deck], "the --deck file"),
+            (
+                ["--deck", deck, "--trace", folder + "/../\(folder.split(separator: "/").last!)/board.json"],
+                "the --deck file"
+            ),
+            (["--font", folder + "/font.ttf", "--trace", folder + "/font.ttf"], "the --font file"),
+        ] {
+            let (status, message) = refusal(["run", "--backend", "software"] + flags)
+            XCTAssertEqual(status, 64, "\(flags)")
+            XCTAssertTrue(message.contains(what), message)
+        }
+        XCTAssertEqual(SessionFiles.read(deck), #"{"sections": []}"#)
+        XCTAssertEqual(
+            refusal(["run", "--backend", "software", "--deck", deck, "--trace", folder + "/t.jsonl"]).status, 0)
+    }
+}
+
+/// Small file helpers for these tests.
+enum SessionFiles {
+    static func write(_ path: String, _ text: String) {
+        let file = fopen(path, "w")!
+        fputs(text, file)
+        fclose(file)
+    }
+
+    static func read(_ path: String) -> String {
+        guard let file = fopen(path, "rb") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
