@@ -3,7 +3,7 @@ import MarqueeCore
 
 /// What `check-deck` warns about in a deck's templates and fields: a field a template shows that
 /// none of its cards gives, a template no card uses, text whose colour is too close to its card's
-/// fill to read. The deck still runs. Image files that cannot be shown are problems, not
+/// fill to read; and card ids that commands cannot name. The deck still runs. Image files that cannot be shown are problems, not
 /// warnings: `imageUses` lists them for `ImagePaths.problems`.
 public enum TemplateCheck {
     /// The least contrast text may have against its card: WCAG 2's ratio of relative luminances,
@@ -60,10 +60,22 @@ public enum TemplateCheck {
                         message: "\(owner()) gives field \(MessageText.quoted(field)) to \(what)"))
             }
         }
+        // Ids commands cannot name (`DeckDecoder.idProblem`).
+        var unnamable: [DeckProblem] = []
+        var unnamableUncounted = 0
         for (sectionIndex, section) in deck.sections.enumerated() {
             section.cards.forEachStored { item, stored in
                 // Made only for a card named: a million cards are checked.
                 let path = { "sections[\(sectionIndex)].cards[\(item)]" }
+                if let problem = DeckDecoder.idProblem(stored.id) {
+                    if unnamable.count < namedCardLimit {
+                        let id = String(decoding: stored.id, as: UTF8.self)
+                        unnamable.append(
+                            DeckProblem(path: path() + ".id", message: "\(DeckDecoder.escapedQuote(id)) \(problem)"))
+                    } else {
+                        unnamableUncounted += 1
+                    }
+                }
                 guard let card = stored.card else {
                     if plainContrast < minimumContrast, !stored.title.isEmpty || !stored.body.isEmpty {
                         noteLowContrast(deck.style.textColor, plainFill, "text colour", path)
@@ -107,6 +119,13 @@ public enum TemplateCheck {
                         path: "templates.\(name)",
                         message: "no card gives field \(MessageText.quoted(field)), which the template shows"))
             }
+        }
+        warnings += unnamable
+        if unnamableUncounted > 0 {
+            warnings.append(
+                DeckProblem(
+                    path: "",
+                    message: "and \(MessageText.count(unnamableUncounted, "more card id")) commands cannot name"))
         }
         warnings += unshown
         if unshownUncounted > 0 {

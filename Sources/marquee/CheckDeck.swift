@@ -11,7 +11,7 @@ struct CheckDeck: ParsableCommand {
 
               board.json: sections[2].cards[7].id: duplicate id "c7" (first used at sections[0].cards[3])
 
-            Warnings (a valid deck still exits 0; the first ten of each kind, then how many more) name cards too short to show a line of their body or their title, and texts (card titles and bodies, section headers) with characters that no installed font has, which are drawn as empty boxes; fonts are searched as `run` searches them, fallback included:
+            Warnings (a valid deck still exits 0; the first ten of each kind, then how many more) name, among others, cards too short to show a line of their body or their title, card ids that commands cannot name (a space in one), fields no element of the card's template shows, and texts (card titles and bodies, section headers) with characters that no installed font has, which are drawn as empty boxes; fonts are searched as `run` searches them, fallback included:
 
               board.json: warning: sections[0].cards[3]: card "c3" is 60 px tall; one line of its body needs 118 px, so the body is not shown (the title ends with …)
               board.json: warning: sections[0].cards[1].title: card "b" has U+10FFFD, which no installed font has (drawn as an empty box)

@@ -68,31 +68,15 @@ final class DeckDecoderTests: XCTestCase {
         }
     }
 
-    /// Commands name a card as the word `id:ID`, so an id of more than one word could never be
-    /// named: decks, `insert` and `replace` refuse it saying why; other characters are kept.
-    func testACardIDIsOneWord() throws {
-        let problem = "has a space, tab or control character (a card id is one word: commands name it as id:ID)"
-        XCTAssertThrowsError(
-            try DeckDecoder.decode(
-                #"{"sections": [{"cards": [{"id": "gate 4"}, {"id": "tab\there"}, {"id": "line\nbreak", "template": "x"}, {"id": "ok:#1"}]}]}"#
-            )
-        ) { error in
-            XCTAssertEqual(
-                (error as? DeckError)?.problems.map(\.description),
-                [
-                    #"sections[0].cards[0].id: "gate 4" \#(problem)"#,
-                    #"sections[0].cards[1].id: "tab\there" \#(problem)"#,
-                    #"sections[0].cards[2].id: "line\nbreak" \#(problem)"#,
-                ])
-        }
-        XCTAssertThrowsError(
-            try DeckDecoder.decodeCard(try JSONParser.parse(#"{"id": "gate 4"}"#), path: "card", requireID: true)
-        ) { error in
-            XCTAssertEqual((error as? DeckError)?.problems.map(\.description), [#"card.id: "gate 4" \#(problem)"#])
-        }
+    /// An id of more than one word is kept as written (commands cannot name the card, but a
+    /// feed of whole states through `apply` never has to; `check-deck` warns), whatever it holds.
+    func testACardIDOfMoreThanOneWordIsKept() throws {
         let deck = try DeckDecoder.decode(
-            #"{"sections": [{"cards": [{"id": "gate-4"}, {"id": "a:b#c"}, {"id": "Zürich\u00a0Hbf"}]}]}"#)
-        XCTAssertEqual(deck.sections[0].cards.map(\.id), ["gate-4", "a:b#c", "Zürich\u{a0}Hbf"])
+            #"{"sections": [{"cards": [{"id": "gate 4"}, {"id": "tab\there"}, {"id": "a:b#c"}, {"id": "Zürich\u00a0Hbf"}]}]}"#
+        )
+        XCTAssertEqual(deck.sections[0].cards.map(\.id), ["gate 4", "tab\there", "a:b#c", "Zürich\u{a0}Hbf"])
+        let card = try DeckDecoder.decodeCard(try JSONParser.parse(#"{"id": "gate 4"}"#), path: "card", requireID: true)
+        XCTAssertEqual(card.id, "gate 4")
     }
 
     func testInvalidJSONIsOneProblemWithAPosition() {

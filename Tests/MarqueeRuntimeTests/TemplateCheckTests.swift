@@ -29,6 +29,28 @@ final class TemplateCheckTests: XCTestCase {
             ])
     }
 
+    /// Commands name a card as the one word `id:ID`: an id with a space, a tab or a line break is
+    /// a warning (the deck still runs, and `apply` can still change the card), quoted as JSON so
+    /// the line stays one line; other characters are not; past ten, the rest are counted.
+    func testIDsCommandsCannotNameAreWarnings() throws {
+        let problem = "has a space, tab or control character: commands cannot name the card (id:ID is one word)"
+        let named = try DeckDecoder.decode(
+            #"{"sections": [{"cards": [{"id": "gate 4"}, {"id": "ok:#1"}]}, {"cards": [{"id": "tab\there", "title": "t", "fields": {"x": "1"}}, {"id": "line\nbreak"}, {"id": "Zürich\u00a0Hbf"}]}]}"#
+        )
+        XCTAssertEqual(
+            TemplateCheck.warnings(in: named).map(\.description).filter { $0.contains("id:ID") },
+            [
+                #"sections[0].cards[0].id: "gate 4" \#(problem)"#,
+                #"sections[1].cards[0].id: "tab\there" \#(problem)"#,
+                #"sections[1].cards[1].id: "line\nbreak" \#(problem)"#,
+            ])
+        let many = try DeckDecoder.decode(
+            #"{"sections": [{"cards": ["# + (0..<12).map { #"{"id": "gate \#($0)"}"# }.joined(separator: ", ") + "]}]}")
+        let warnings = TemplateCheck.warnings(in: many).map(\.description)
+        XCTAssertEqual(warnings.filter { $0.contains("id:ID") }.count, 10)
+        XCTAssertTrue(warnings.contains("and 2 more card ids commands cannot name"), "\(warnings)")
+    }
+
     func testUnusedTemplatesMissingFieldsAndUnreadableText() throws {
         let deck = try DeckDecoder.decode(
             """

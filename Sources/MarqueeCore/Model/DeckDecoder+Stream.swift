@@ -358,9 +358,6 @@ extension DeckDecoder {
                     if scratch.id.isEmpty {
                         report(path() + ".id", "must not be empty")
                         usable = false
-                    } else if let problem = scratch.id.withUnsafeBufferPointer({ Self.idProblem($0) }) {
-                        report(path() + ".id", "\(Self.escapedQuote(scratch.idString)) \(problem)")
-                        usable = false
                     } else {
                         hasID = true
                         // The id's lookup comes after the card's other members: its memory is
