@@ -33,9 +33,14 @@ struct DrawnItem {
     /// The rows the item can touch, widened for what is drawn past its frame (antialiasing and
     /// bilinear filtering; a header's glyphs, which may be taller than its row).
     var rows: Range<Int>
-    /// The rows a change of the item redraws, when fewer than `rows` (a crossfade of some
-    /// elements of a card).
+    /// The rows the item draws on, when fewer than `rows`: the old rows of an updated card laid
+    /// over the new one, unturned and unscaled (a crossfade of some elements). Only these rows
+    /// are redrawn when the item comes, goes or fades.
     var damageRows: [Range<Int>]?
+    /// Whether the item draws its whole card as the card looks (a card of the deck, or one
+    /// leaving it): two such items of one card in the same place differ only where their cards'
+    /// contents differ (`FrameDamage.compute`'s `changedRows`).
+    var drawsWholeCard = false
 
     init(_ item: DisplayList.Item, look: Look, reach: Double) {
         self.look = look
@@ -88,7 +93,15 @@ struct FrameDamage {
     private var matched: [Bool] = []
 
     /// Fills `bands` with the rows to redraw when `old` is in the buffer and `new` is wanted.
-    mutating func compute(from old: DrawnFrame, to new: DrawnFrame) {
+    ///
+    /// `changedRows` gives, for a card drawn whole and unturned that was in the buffer in the
+    /// same place with other content, the frame rows where the two contents can differ (the
+    /// elements showing the fields that differ), or nil when they may differ anywhere. It compares
+    /// what the buffer holds with what is wanted, whatever happened between, so an item is never
+    /// taken for drawn where it is not.
+    mutating func compute(
+        from old: DrawnFrame, to new: DrawnFrame, changedRows: (_ old: DrawnItem, _ new: DrawnItem) -> [Range<Int>]?
+    ) {
         bands.removeAll(keepingCapacity: true)
         guard old.width == new.width, old.height == new.height, old.background == new.background else {
             bands.append(0..<new.height)
@@ -111,18 +124,23 @@ struct FrameDamage {
                 }
                 index += 1
             }
-            if !found {
-                add(item, height: new.height)
-                // A card that changed in some rows only: its old self, in the same place, is
-                // redrawn in those rows too, not whole.
-                if item.damageRows != nil, case .card = item.look,
-                    let index = old.items.indices.first(where: {
-                        !matched[$0] && old.items[$0].isInSamePlace(as: item) && old.items[$0].isSameCard(as: item)
-                    })
-                {
-                    matched[index] = true
-                }
+            guard !found else { continue }
+            // A card whose content changed in some rows only, drawn unturned and unscaled in the
+            // same place as in the buffer and at the same place in the drawing order: those rows
+            // are redrawn, not the whole card (a fields-only `update`).
+            if item.drawsWholeCard, item.scale == 1, item.rotation == 0,
+                let index = (next..<old.items.count).first(where: {
+                    !matched[$0] && old.items[$0].drawsWholeCard && old.items[$0].isInSamePlace(as: item)
+                        && old.items[$0].isSameCard(as: item)
+                }),
+                let rows = changedRows(old.items[index], item)
+            {
+                matched[index] = true
+                next = index + 1
+                for changed in rows { add(changed, height: new.height) }
+                continue
             }
+            add(item, height: new.height)
         }
         for (index, item) in old.items.enumerated() where !matched[index] { add(item, height: new.height) }
         guard !new.pieces.isEmpty || !old.pieces.isEmpty else { return }

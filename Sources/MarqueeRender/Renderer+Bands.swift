@@ -28,13 +28,13 @@ extension Renderer {
         }
         var changed = RowBands(0..<height)
         if let onScreen, let shown = bandRecords.firstIndex(where: { $0.buffer === onScreen }) {
-            damage.compute(from: bandRecords[shown].drawn, to: wanted)
+            damage.compute(from: bandRecords[shown].drawn, to: wanted, changedRows: changedRows)
             if damage.bands.isEmpty { return RowBands() }
             // Kept before the comparison with `target`'s record below overwrites the bands.
             changed = RowBands(damage.bands)
         }
         let record = bandRecordIndex(for: target)
-        damage.compute(from: bandRecords[record].drawn, to: wanted)
+        damage.compute(from: bandRecords[record].drawn, to: wanted, changedRows: changedRows)
         swap(&bandRecords[record].drawn, &wanted)
         guard !damage.bands.isEmpty else { return changed }
         startDrawing(list, deck: deck)

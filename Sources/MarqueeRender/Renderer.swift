@@ -29,8 +29,9 @@ public final class Renderer {
     private var alertContent: (key: CardRasterCache.Key, template: CardTemplate, content: CardContent)?
     /// The templates the cached contents were resolved with.
     private var templates: [String: CardTemplate] = [:]
-    /// The cards crossfading some elements in the frame being drawn, with the frame rows.
-    private var fadings: [(id: String, rows: [Range<Int>])] = []
+    /// Whole rasters of cards whose pictures are fading in, made for the frame being drawn only
+    /// (each of its bands draws from the same one) and not kept: they change every frame.
+    private var frameRasters: [CardRasterCache.Key: PixmanImage] = [:]
     /// Per item of the frame being drawn, its card's content (nil for headers).
     private var itemContents: [CardContent?] = []
     /// Pictures for image elements; without one, image elements show their placeholders.
@@ -208,7 +209,7 @@ public final class Renderer {
         }
         let target = try targetIndex(for: buffer)
         let image = targets[target].image
-        damage.compute(from: targets[target].drawn, to: wanted)
+        damage.compute(from: targets[target].drawn, to: wanted, changedRows: changedRows)
         // The buffer's record becomes this frame (the old record's storage is reused next frame);
         // a frame that fails part-way leaves the buffer's content unknown.
         swap(&targets[target].drawn, &wanted)
@@ -265,6 +266,7 @@ public final class Renderer {
         frameNumber &+= 1
         colors.frame = frameNumber
         rastersMadeBeforeFrame = cache.rasterizedCount
+        frameRasters.removeAll(keepingCapacity: true)
         planInteriors(list, deck: deck)
     }
 
@@ -294,9 +296,15 @@ public final class Renderer {
                 !made.isStatic && item.scale == 1 && item.rotation == 0 && item.alpha >= 1 && item.tint == nil
             // Every picture on screen is looked at once per frame (the pieces do it themselves),
             // so that its state (pending, fading in) is known whether or not its rows are drawn.
-            if !asPieces {
-                for placed in made.images where !imageLook(placed, time: list.time).settled {
-                    nextRedraw = min(nextRedraw ?? list.time, list.time)
+            // A card drawn from its whole raster shows its pictures in that raster: a picture's
+            // change (ready, each step of its fade-in) redraws the whole item.
+            if !asPieces, !made.images.isEmpty {
+                let box = item.boundingBox
+                let rows = Int((box.y - 3).rounded(.down))..<Int((box.maxY + 3).rounded(.up))
+                for placed in made.images {
+                    let (value, settled) = imageLook(placed, time: list.time)
+                    wanted.pieces.append(DrawnPiece(x: box.x, y: box.y, rows: rows, value: value))
+                    if !settled { nextRedraw = min(nextRedraw ?? list.time, list.time) }
                 }
             }
             if asPieces {
@@ -316,12 +324,6 @@ public final class Renderer {
             }
             return made
         }
-        fadings.removeAll(keepingCapacity: true)
-        for item in list.items {
-            guard case .fadingRows(let card, _, let rows) = item.content else { continue }
-            let top = Int(item.frame.y.rounded())
-            fadings.append((card.id, rows.map { top + $0.lowerBound - 1..<top + $0.upperBound + 1 }))
-        }
         // Cards draw within their frame, but for antialiasing and filtering; a header's glyphs can
         // be taller than its row (by up to its font size, scaled with it, plus the filter's reach
         // when it is transformed).
@@ -329,23 +331,22 @@ public final class Renderer {
         for item in list.items {
             let headerItemReach = Double(headerReach) * max(1, item.scale) + cardReach
             switch item.content {
-            case .card(let card, _, _, _):
+            case .card(let card, _, _, _), .leavingCard(let card, _):
                 var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
-                // A card whose changed elements crossfade differs from its old content in their
-                // rows only.
-                if !fadings.isEmpty, let rows = fadings.first(where: { $0.id == card.id })?.rows {
-                    drawn.damageRows = rows
+                drawn.drawsWholeCard = true
+                wanted.items.append(drawn)
+                itemContents.append(resolved(card, item))
+            case .fadingRows(let card, _, let rows):
+                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
+                let content = resolved(card, item)
+                // Unturned, unscaled and untinted, the old rows are all it draws
+                // (`drawFadingRows`); otherwise it is the whole old card.
+                if item.scale == 1, item.rotation == 0, item.tint == nil, let content, rastersWhole(content) {
+                    let top = Int(item.frame.y.rounded())
+                    drawn.damageRows = rows.map { top + $0.lowerBound - 1..<top + $0.upperBound + 1 }
                 }
                 wanted.items.append(drawn)
-                itemContents.append(resolved(card, item))
-            case .leavingCard(let card, _):
-                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
-                itemContents.append(resolved(card, item))
-            case .fadingRows(let card, _, _):
-                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
-                drawn.damageRows = fadings.first { $0.id == card.id }?.rows
-                wanted.items.append(drawn)
-                itemContents.append(resolved(card, item))
+                itemContents.append(content)
             case .header(let section):
                 wanted.items.append(
                     DrawnItem(item, look: .header(deck.sections[section].title), reach: headerItemReach))
@@ -362,6 +363,30 @@ public final class Renderer {
             }
         }
         lastOffset = list.offset
+    }
+
+    /// The frame rows where `new`'s card can look different from `old`'s, the same card drawn
+    /// the same way in the same place (`FrameDamage.compute`): the rows of the template's elements
+    /// that show a field whose value differs, or nil when anything but template fields differs.
+    func changedRows(_ old: DrawnItem, _ new: DrawnItem) -> [Range<Int>]? {
+        guard case .card(let before) = old.look, case .card(let after) = new.look,
+            let name = after.template, name != CardTemplate.defaultName, before.template == name,
+            let template = templates[name]
+        else { return nil }
+        var same = before
+        same.fields = after.fields
+        guard same == after else { return nil }
+        // As the card was resolved (`describe`): its size in whole pixels.
+        let width = Double(Int(new.frame.width.rounded()))
+        let height = Double(Int(new.frame.height.rounded()))
+        let top = Int(new.frame.y.rounded())
+        var rows: [Range<Int>] = []
+        for element in template.elements
+        where element.fieldNames.contains(where: { before.fields[$0] != after.fields[$0] }) {
+            let changed = element.rows(width: width, height: height)
+            rows.append(top + changed.lowerBound - 1..<top + changed.upperBound + 1)
+        }
+        return rows
     }
 
     /// The time-dependent parts of a card drawn as it is, as damage pieces, and when they next
@@ -489,11 +514,28 @@ public final class Renderer {
     private func wholeRaster(_ card: Card, _ content: CardContent, list: DisplayList, rasterizer: CardRasterizer)
         throws(RenderError) -> (PixmanImage, UniformBlockRuns?)
     {
+        // Pictures are drawn into the raster as the frame shows them (`drawImage`).
+        func pictures(_ placed: PlacedImage, _ image: PixmanImage) {
+            drawImage(placed, x: 0, y: 0, time: list.time, rasterizer: rasterizer, onto: image)
+        }
         // A clock's text changes: its card is drawn anew each frame it is shown transformed.
-        if !content.clocks.isEmpty { return (try rasterizer.rasterize(content, clockTime: list.clockTime), nil) }
-        let key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
+        if !content.clocks.isEmpty {
+            return (try rasterizer.rasterize(content, clockTime: list.clockTime, pictures: pictures), nil)
+        }
+        var key = CardRasterCache.Key(card: card, width: content.surface.width, height: content.surface.height)
+        // The raster is kept per look of its pictures: a placeholder's raster is not shown once
+        // the picture is ready. One fading in is drawn anew each frame (once for all its bands).
+        if !content.images.isEmpty {
+            guard let looks = settledPictureLooks(content, time: list.time) else {
+                if let made = frameRasters[key] { return (made, nil) }
+                let made = try rasterizer.rasterize(content, clockTime: list.clockTime, pictures: pictures)
+                frameRasters[key] = made
+                return (made, nil)
+            }
+            key.pictures = looks
+        }
         let raster = try cache.image(for: key) { () throws(RenderError) in
-            CardImage(wholeRaster: try rasterizer.rasterize(content, clockTime: list.clockTime))
+            CardImage(wholeRaster: try rasterizer.rasterize(content, clockTime: list.clockTime, pictures: pictures))
         }
         guard let whole = raster.image else { throw RenderError(.imageCreationFailed, "a card raster is empty") }
         return (whole, raster.runs)
@@ -571,16 +613,38 @@ public final class Renderer {
         return min(max((time - readyAt) / duration, 0), 1)
     }
 
+    /// How each of a card's pictures is drawn in the frame (`drawImage`), for the key of its whole
+    /// raster: nil for a placeholder (pending, failed, or no picture), the time it became ready
+    /// for a picture shown whole; nil for all when one is fading in (its raster is not kept).
+    private func settledPictureLooks(_ content: CardContent, time: Double) -> [Double?]? {
+        var looks: [Double?] = []
+        looks.reserveCapacity(content.images.count)
+        for placed in content.images {
+            guard case .ready(_, let readyAt) = drawnState(placed, time: time) else {
+                looks.append(nil)
+                continue
+            }
+            guard fadeIn(since: readyAt, time: time) >= 1 else { return nil }
+            looks.append(readyAt)
+        }
+        return looks
+    }
+
+    /// The state a picture is drawn in: one the frame's description found pending stays a
+    /// placeholder in this frame, though it may have become ready since (the frame is drawn as
+    /// it was described).
+    private func drawnState(_ placed: PlacedImage, time: Double) -> ImageState? {
+        guard let request = placed.request else { return nil }
+        if pendingImages.contains(request) { return .pending }
+        return imageProvider?.image(for: request, now: time)
+    }
+
     /// An image element: its placeholder until the image is ready, then the image fading in
     /// over it for the deck's transition duration.
     private func drawImage(
         _ placed: PlacedImage, x: Int32, y: Int32, time: Double, rasterizer: CardRasterizer, onto image: PixmanImage
     ) {
-        // A picture the frame's description found pending stays a placeholder in this frame,
-        // though it may have become ready since: the frame is drawn as it was described.
-        let state =
-            placed.request.map { pendingImages.contains($0) } == true
-            ? .pending : imageProvider.flatMap { provider in placed.request.map { provider.image(for: $0, now: time) } }
+        let state = drawnState(placed, time: time)
         guard case .ready(let picture, let readyAt) = state else {
             if case .pending = state { pendingImagesDrawn += 1 }
             rasterizer.drawPlaceholder(placed, onto: image, x: x, y: y)

@@ -37,6 +37,49 @@ final class TemplateSessionTests: XCTestCase {
         XCTAssertEqual(run.trace.count, 1, "the year does not change: one frame")
     }
 
+    /// Two field updates of one card in one batch, and one of a card turned by a keyframe: once
+    /// settled, the screen is the deck with the new fields shown from the start, pixel for pixel
+    /// (the rows of the second update's element, or the turned card's, kept old pixels).
+    func testFieldUpdatesEndOnTheScreenOfTheUpdatedDeck() throws {
+        func deck(_ keyframes: String, _ fields: String) -> String {
+            let path = SessionHarness.scratch + "/updated-\(UInt64.random(in: 0..<UInt64.max)).json"
+            SessionHarness.writeFile(
+                path,
+                """
+                {\(keyframes) "templates": {"row": {"height": 120, "elements": [
+                   {"box": "accent", "left": 0, "top": 0, "bottom": 0, "width": 8},
+                   {"text": "name", "left": 20, "top": 10, "right": 200, "size": 32},
+                   {"text": "status", "right": 16, "top": 60, "width": 160, "size": 20, "align": "end"}]}},
+                 "sections": [{"cards": [{"id": "a", "template": "row", "fields": {\(fields)}}]}]}
+                """)
+            return path
+        }
+        let before = ##""name": "Amber", "status": "On time", "accent": "#2050c0""##
+        let after = ##""name": "Omega", "status": "Delayed", "accent": "#e8a33d""##
+        for keyframes in ["", #""keyframes": {"cards": {"rotation": [{"at": 0, "value": 0.05}]}},"#] {
+            let expected = SessionHarness.scratch + "/expected-\(UInt64.random(in: 0..<UInt64.max)).png"
+            let got = SessionHarness.scratch + "/got-\(UInt64.random(in: 0..<UInt64.max)).png"
+            _ = try SessionHarness.run("wait idle\nsnapshot \(expected)\nquit\n", deckPath: deck(keyframes, after))
+            let run = try SessionHarness.run(
+                """
+                update id:a {"fields": {"status": "Delayed", "name": "Omega"}}
+                update id:a {"fields": {"accent": "#e8a33d"}}
+                wait idle
+                wait 1
+                snapshot \(got)
+                quit
+
+                """, deckPath: deck(keyframes, before))
+            XCTAssertFalse(run.replies.contains { $0["ok"]?.bool == false }, "\(run.replies)")
+            let (wanted, shown) = (try PNGFileReader.read(expected), try PNGFileReader.read(got))
+            var differing = 0
+            for y in 0..<shown.height {
+                for x in 0..<shown.width where shown.pixel(x: x, y: y) != wanted.pixel(x: x, y: y) { differing += 1 }
+            }
+            XCTAssertEqual(differing, 0, "keyframes: \(keyframes)")
+        }
+    }
+
     func testUpdateMergesFieldsAndReplaceTakesTheWholeCard() throws {
         let run = try SessionHarness.run(
             """
@@ -142,6 +185,38 @@ final class ImageSessionTests: XCTestCase {
         // The fade ran on the virtual clock: frames until 0.2 s after the picture was first shown.
         let targets = run.trace.map { $0["target"]!.number! }
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(targets.last), 0.2, "\(targets)")
+    }
+
+    /// A picture on a card faded by a keyframe and on a stale card: after `wait idle` the picture
+    /// at the card's opacity, not the placeholder (whose whole raster was kept for good).
+    func testWaitIdleShowsPicturesOnFadedAndStaleCards() throws {
+        let folder = try folderWithPhoto("image-faded", width: 400, height: 300)
+        let deck = folder + "/deck.json"
+        SessionHarness.writeFile(
+            deck,
+            """
+            {"style": {"transitionDuration": 0.2, "background": "#000000"},
+             "keyframes": {"cards": {"opacity": [{"at": 0, "value": 0.5}]}},
+             "templates": {"dish": {"height": 120, "elements": [
+               {"image": "photo", "left": 10, "top": 10, "width": 80, "height": 60, "fit": "fill", "placeholder": "#ff0000"}]}},
+             "sections": [{"cards": [{"id": "a", "template": "dish", "fields": {"photo": "photo.png"}},
+               {"id": "b", "template": "dish", "fields": {"photo": "photo.png"}, "expires": "2020-01-01T00:00:00Z"}]}]}
+            """)
+        let shot = folder + "/idle.png"
+        let run = try SessionHarness.run(
+            "wait idle\nsnapshot \(shot)\nquit\n", deckPath: deck, size: PixelSize(width: 400, height: 400))
+        XCTAssertFalse(run.replies.contains { $0["ok"]?.bool == false }, "\(run.replies)")
+        XCTAssertFalse(run.replies.contains { $0["event"]?.string == "image-failed" }, "\(run.replies)")
+        let pixels = try PNGFileReader.read(shot)
+        let second = try XCTUnwrap(run.trace.last?["cards"]?.array?.first { $0["id"]?.string == "b" })
+        let secondY = Int(try XCTUnwrap(second["y"]?.number))
+        // Over black: #2080e0 at half opacity, and at half of the stale opacity (0.45).
+        for (y, alpha) in [(40 + 40, 0.5), (secondY + 40, 0.5 * 0.45)] {
+            let pixel = pixels.pixel(x: 40 + 50, y: y)
+            let got = [(pixel >> 16) & 0xFF, (pixel >> 8) & 0xFF, pixel & 0xFF].map(Double.init)
+            let expected = [0x20, 0x80, 0xE0].map { Double($0) * alpha }
+            XCTAssertTrue(zip(got, expected).allSatisfy { abs($0 - $1) <= 3 }, "\(String(pixel, radix: 16)) at \(y)")
+        }
     }
 
     func testSnapshotsOfADeckWithPhotosAfterWaitIdleAreTheSameEveryRun() throws {

@@ -42,6 +42,9 @@ final class CardRasterCache {
         var card: Card
         var width: Int
         var height: Int
+        /// How a whole raster shows the card's pictures (`Renderer.settledPictureLooks`): empty
+        /// for a card without pictures and for everything but whole rasters.
+        var pictures: [Double?] = []
     }
 
     private struct Entry {

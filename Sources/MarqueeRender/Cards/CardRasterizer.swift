@@ -10,13 +10,13 @@ struct CardRasterizer {
 
     /// The whole card in one image: surface, then text (for cards drawn transformed, faded or
     /// tinted, which are composited from this one image). Time-dependent elements are drawn at
-    /// rest: a marquee at its start, a clock as it reads when the image is made, images as their
-    /// placeholders.
-    func rasterize(_ content: CardContent, clockTime: Double) throws(RenderError) -> PixmanImage {
+    /// rest: a marquee at its start, a clock as it reads when the image is made; images by
+    /// `pictures` (each element and the raster), as the frame shows them, under the text.
+    func rasterize(
+        _ content: CardContent, clockTime: Double, pictures: (PlacedImage, PixmanImage) -> Void
+    ) throws(RenderError) -> PixmanImage {
         let image = try surface(content.surface)
-        for placed in content.images {
-            drawPlaceholder(placed, onto: image, x: 0, y: 0)
-        }
+        for placed in content.images { pictures(placed, image) }
         drawText(content, onto: image, x: 0, y: 0)
         for marquee in content.marquees {
             try drawMarquee(marquee, offset: 0, onto: image, x: 0, y: 0)

@@ -28,10 +28,10 @@ func haveSameBytes(_ first: String, _ second: String) -> Bool {
 }
 
 extension CardRasterCache.Key {
-    /// Same size, same text bytes, and otherwise the same card (`Card`'s own equality, which the
+    /// Same size, same pictures' looks, same text bytes, and otherwise the same card (`Card`'s own equality, which the
     /// text check leaves cheap: canonically equal strings with the same bytes compare at once).
     static func == (first: Self, second: Self) -> Bool {
-        first.width == second.width && first.height == second.height
+        first.width == second.width && first.height == second.height && first.pictures == second.pictures
             && haveSameBytes(first.card.title, second.card.title) && haveSameBytes(first.card.body, second.card.body)
             && haveSameBytes(first.card.id, second.card.id) && first.card == second.card
             && haveSameFieldBytes(first.card.fields, second.card.fields)
