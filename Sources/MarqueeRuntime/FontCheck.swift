@@ -33,11 +33,9 @@ public enum FontCheck {
         guard !named.isEmpty else { return [] }
         let locator: FontLocator
         let library: FreeTypeLibrary
-        do {
-            locator = try FontLocator()
-            library = try FreeTypeLibrary()
-        } catch {
-            return [DeckProblem(path: named[0].path, message: error.message)]
+        switch openFontTools() {
+        case .success(let tools): (locator, library) = tools
+        case .failure(let error): return [DeckProblem(path: named[0].path, message: error.message)]
         }
         var problems: [DeckProblem] = []
         var verdicts: [String: String?] = [:]
@@ -64,11 +62,9 @@ public enum FontCheck {
     public static func problems(in style: Style) -> [DeckProblem] {
         let locator: FontLocator
         let library: FreeTypeLibrary
-        do {
-            locator = try FontLocator()
-            library = try FreeTypeLibrary()
-        } catch {
-            return [DeckProblem(path: "style", message: error.message)]
+        switch openFontTools() {
+        case .success(let tools): (locator, library) = tools
+        case .failure(let error): return [DeckProblem(path: "style", message: error.message)]
         }
         var problems: [DeckProblem] = []
         for (field, pattern, size) in [
@@ -82,5 +78,14 @@ public enum FontCheck {
             }
         }
         return problems
+    }
+
+    /// fontconfig and FreeType, opened as `run` opens them.
+    private static func openFontTools() -> Result<(FontLocator, FreeTypeLibrary), RenderError> {
+        do throws(RenderError) {
+            return .success((try FontLocator(), try FreeTypeLibrary()))
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MarqueeCore
 import MarqueeRender
+import MarqueeTestSupport
 import XCTest
 
 @testable import marquee
@@ -33,7 +34,7 @@ final class OutputPathTests: XCTestCase {
         }
     }
 
-    private func bytes(_ path: String) -> [UInt8] { Array(SessionFiles.read(path).utf8) }
+    private func bytes(_ path: String) -> [UInt8] { Array(TestFiles.read(path).utf8) }
 
     func testCompareRefusesADiffThatIsOneOfItsImages() throws {
         let golden = folder + "/golden.png"
@@ -61,8 +62,8 @@ final class OutputPathTests: XCTestCase {
 
     func testRunRefusesATraceThatIsTheDeckOrTheFont() throws {
         let deck = folder + "/board.json"
-        SessionFiles.write(deck, #"{"sections": []}"#)
-        SessionFiles.write(folder + "/font.ttf", "not read here")
+        TestFiles.write(deck, #"{"sections": []}"#)
+        TestFiles.write(folder + "/font.ttf", "not read here")
         for (flags, what) in [
             (["--deck", deck, "--trace", deck], "the --deck file"),
             (
@@ -75,30 +76,8 @@ final class OutputPathTests: XCTestCase {
             XCTAssertEqual(status, 64, "\(flags)")
             XCTAssertTrue(message.contains(what), message)
         }
-        XCTAssertEqual(SessionFiles.read(deck), #"{"sections": []}"#)
+        XCTAssertEqual(TestFiles.read(deck), #"{"sections": []}"#)
         XCTAssertEqual(
             refusal(["run", "--backend", "software", "--deck", deck, "--trace", folder + "/t.jsonl"]).status, 0)
-    }
-}
-
-/// Small file helpers for these tests.
-enum SessionFiles {
-    static func write(_ path: String, _ text: String) {
-        let file = fopen(path, "w")!
-        fputs(text, file)
-        fclose(file)
-    }
-
-    static func read(_ path: String) -> String {
-        guard let file = fopen(path, "rb") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import MarqueeCore
 import MarqueeRuntime
+import MarqueeTestSupport
 import XCTest
 
 /// Runs a real `Session` on the software backend with a script as its input, collecting the reply
@@ -20,24 +21,9 @@ enum SessionHarness {
         return path
     }()
 
-    static func writeFile(_ path: String, _ text: String) {
-        let file = fopen(path, "w")!
-        fputs(text, file)
-        fclose(file)
-    }
+    static func writeFile(_ path: String, _ text: String) { TestFiles.write(path, text) }
 
-    static func readFile(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func readFile(_ path: String) -> String { TestFiles.read(path) }
 
     static func jsonLines(_ text: String) throws -> [JSONValue] {
         try text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
