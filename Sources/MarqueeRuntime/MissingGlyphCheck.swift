@@ -120,8 +120,9 @@ private final class GlyphCoverage {
         }
         guard !allASCII else { return absent }
         absent = []
-        for scalar in String(decoding: text, as: UTF8.self).unicodeScalars
-        where !absent.contains(scalar) && lacks(scalar) {
+        // (Marks layout leaves out, past 30 in a row, are not drawn, so not missing either.)
+        for value in TextLayout.scalarsDrawn(String(decoding: text, as: UTF8.self)) {
+            guard let scalar = Unicode.Scalar(value), !absent.contains(scalar), lacks(scalar) else { continue }
             absent.append(scalar)
         }
         return absent

@@ -71,7 +71,7 @@ public enum TemplateCheck {
                     if unnamable.count < namedCardLimit {
                         let id = String(decoding: stored.id, as: UTF8.self)
                         unnamable.append(
-                            DeckProblem(path: path() + ".id", message: "\(DeckDecoder.escapedQuote(id)) \(problem)"))
+                            DeckProblem(path: path() + ".id", message: "\(MessageText.quoted(id)) \(problem)"))
                     } else {
                         unnamableUncounted += 1
                     }

@@ -79,6 +79,20 @@ final class DeckDecoderTests: XCTestCase {
         XCTAssertEqual(card.id, "gate 4")
     }
 
+    /// Input quoted in a problem keeps the problem one line and sends no escape sequence to the
+    /// terminal: control characters are written as JSON escapes.
+    func testQuotedInputHasItsControlCharactersEscaped() throws {
+        XCTAssertThrowsError(
+            try DeckDecoder.decode(
+                #"{"sections": [{"cards": [{"id": "nl\nx\u001b[2J\u007f"}, {"id": "nl\nx\u001b[2J\u007f"}]}]}"#)
+        ) { error in
+            XCTAssertEqual(
+                (error as? DeckError)?.problems.map(\.description),
+                [#"sections[0].cards[1].id: duplicate id "nl\nx\u001b[2J\u007f" (first used at sections[0].cards[0])"#])
+        }
+        XCTAssertEqual(MessageText.quoted("a\tb\r\u{85}é"), #""a\tb\r\u0085é""#)
+    }
+
     func testInvalidJSONIsOneProblemWithAPosition() {
         XCTAssertThrowsError(try DeckDecoder.decode("{\"sections\": [}")) { error in
             XCTAssertTrue("\(error)".contains("line 1, column 15"), "\(error)")

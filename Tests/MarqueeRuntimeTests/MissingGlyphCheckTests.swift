@@ -22,4 +22,22 @@ final class MissingGlyphCheckTests: XCTestCase {
                 "sections[1].title: the section header has U+10FFFD, which no installed font has (drawn as an empty box)",
             ])
     }
+
+    /// A mark past the 30 layout keeps in a row is not drawn, so it is not a missing character
+    /// either; the same mark among the 30 is.
+    func testMarksLayoutLeavesOutAreNotNamed() {
+        let accents = String(repeating: "\u{301}", count: 30)
+        var deck = Deck()
+        deck.sections = [
+            Section(cards: [
+                Card(id: "dropped", title: "a" + accents + "\u{1DFA}"),
+                Card(id: "kept", title: "a" + String(accents.dropLast()) + "\u{1DFA}"),
+            ])
+        ]
+        XCTAssertEqual(
+            MissingGlyphCheck.warnings(in: deck).map(\.description),
+            [
+                "sections[0].cards[1].title: card \"kept\" has U+1DFA, which no installed font has (drawn as an empty box)"
+            ])
+    }
 }

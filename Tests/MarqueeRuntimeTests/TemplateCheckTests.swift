@@ -30,12 +30,13 @@ final class TemplateCheckTests: XCTestCase {
     }
 
     /// Commands name a card as the one word `id:ID`: an id with a space, a tab or a line break is
-    /// a warning (the deck still runs, and `apply` can still change the card), quoted as JSON so
-    /// the line stays one line; other characters are not; past ten, the rest are counted.
+    /// a warning (the deck still runs, and `apply` can still change the card), quoted with escapes so
+    /// the line stays one line; other characters, control characters included, are not (commands
+    /// split words at spaces and tabs only); past ten, the rest are counted.
     func testIDsCommandsCannotNameAreWarnings() throws {
-        let problem = "has a space, tab or control character: commands cannot name the card (id:ID is one word)"
+        let problem = "has a space, a tab or a line break: commands cannot name the card (id:ID is one word)"
         let named = try DeckDecoder.decode(
-            #"{"sections": [{"cards": [{"id": "gate 4"}, {"id": "ok:#1"}]}, {"cards": [{"id": "tab\there", "title": "t", "fields": {"x": "1"}}, {"id": "line\nbreak"}, {"id": "Zürich\u00a0Hbf"}]}]}"#
+            #"{"sections": [{"cards": [{"id": "gate 4"}, {"id": "ok:#1"}]}, {"cards": [{"id": "tab\there", "title": "t", "fields": {"x": "1"}}, {"id": "line\nbreak"}, {"id": "Zürich\u00a0Hbf"}, {"id": "bell\u0007"}, {"id": "del\u007f"}]}]}"#
         )
         XCTAssertEqual(
             TemplateCheck.warnings(in: named).map(\.description).filter { $0.contains("id:ID") },

@@ -328,20 +328,13 @@ public struct DeckDecoder {
     }
 
     /// Why commands cannot name a card by its id, or nil. Commands name a card as the word `id:ID`
-    /// in a line, so an id holding a space, a tab or a control character (a line break) is shown
-    /// but never named: `update id:gate 4 {...}` reads `gate` as the id. Such a deck still runs (a
-    /// feed that sends whole states with `apply` never names cards); `check-deck` warns.
+    /// in a line (words end at a space or a tab, lines at a line feed, and a carriage return
+    /// before it is dropped), so an id holding one of those is shown but never named: `update
+    /// id:gate 4 {...}` reads `gate` as the id. Such a deck still runs (a feed that sends whole
+    /// states with `apply` never names cards); `check-deck` warns.
     public static func idProblem(_ id: UnsafeBufferPointer<UInt8>) -> String? {
-        guard id.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
-        return "has a space, tab or control character: commands cannot name the card (id:ID is one word)"
-    }
-
-    /// `text` cut and quoted as JSON writes it, so that a tab or a line break shows as `\t` or
-    /// `\n` and the message stays one line.
-    public static func escapedQuote(_ text: String) -> String {
-        var writer = JSONWriter()
-        writer.value(MessageText.clipped(text))
-        return writer.string
+        guard id.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        return "has a space, a tab or a line break: commands cannot name the card (id:ID is one word)"
     }
 
     static func format(_ value: Double) -> String { JSONNumber.format(value) }

@@ -158,6 +158,14 @@ public struct TextLayout {
     }
 }
 
+extension TextLayout {
+    /// The characters of `text` that layout draws: all but the combining marks past
+    /// `ShapedParagraph.marksInARow` in a row (for checks that must agree with what is drawn).
+    public static func scalarsDrawn(_ text: String) -> [UInt32] {
+        ShapedParagraph.cappingMarks(text.unicodeScalars.map(\.value))
+    }
+}
+
 /// Laid-out lines by text and box, on the face they were laid out with. Bounded: when full it is
 /// emptied (texts are re-laid-out on their next use, as after a restart).
 struct LayoutCache {
