@@ -317,12 +317,15 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertEqual(store.takeChanges().failures, [], "reported once")
         // Another box of the same file too big for the cache: the same file, not reported again
         // (the report was keyed by the message, which names the box).
+        XCTAssertFalse(store.hasNewFailures)
         let other = ImageRequest(path: "/srv/photo.png", width: 1000, height: 600, fit: .fill)
         XCTAssertNotNil(failure(store.image(for: other, now: 0.4)))
+        XCTAssertFalse(store.hasNewFailures)
         XCTAssertEqual(store.takeChanges().failures, [], "once per file, whatever the box")
         // Another limit passed is another reason: reported once too.
         let huge = ImageRequest(path: "/srv/photo.png", width: 20_000, height: 20_000, fit: .fill)
         XCTAssertNotNil(failure(store.image(for: huge, now: 0.5)))
+        XCTAssertTrue(store.hasNewFailures, "the session reports it after the frame")
         XCTAssertEqual(store.takeChanges().failures.count, 1)
     }
 

@@ -78,6 +78,10 @@ public final class ImageStore: ImageProviding {
     /// Whether `request` is queued or being decoded (without queueing it or marking it drawn).
     public func isPending(_ request: ImageRequest) -> Bool { work.isPending(request) }
 
+    /// Whether failures wait for `takeChanges()`: a box refused at look-up is one as soon as the
+    /// frame that asked for it is drawn, before the wake-up pipe is next polled.
+    public var hasNewFailures: Bool { work.hasNewFailures }
+
     /// Empties the wake-up pipe and returns what changed since the last call.
     public func takeChanges() -> ImageChanges {
         work.pipe.drain()
@@ -287,6 +291,8 @@ final class ImageWork: @unchecked Sendable {
             if added { pthread_cond_signal(condition) }
         }
     }
+
+    var hasNewFailures: Bool { locked { !newFailures.isEmpty } }
 
     func takeChanges() -> ImageChanges {
         locked {
