@@ -43,6 +43,8 @@ extension Session {
             else {
                 return refuseWaitingForDisplay("wait idle", seq: seq, source)
             }
+            // The pictures that failed in the frames waited for are reported before the reply.
+            if images.hasNewFailures { takeImageChanges() }
             source.reply(ok: seq, json: &json)
         case .snapshot(let seq, let path):
             guard !scene.hasUnpresentedChange else { return refuseWaitingForDisplay("snapshot", seq: seq, source) }

@@ -163,6 +163,9 @@ public final class Session {
     public func run() throws(RuntimeError) -> Int32 {
         var signalled = false
         defer {
+            // Failures still waiting (found in the last frame, or by a worker since the last
+            // poll) are reported before the last replies are flushed.
+            if images.hasNewFailures { takeImageChanges(requestingFrame: false) }
             for source in sources { source.output.flush() }
             trace?.flush()
             for output in furtherOutputs {
@@ -216,6 +219,10 @@ public final class Session {
             if quitting { break }
             if let time = try dispatchFrame() { try renderFrame(time) }
             for output in furtherOutputs { try output.dispatchAndRender() }
+            // A box refused at look-up failed in the frame just drawn: reported now, before a
+            // `wait idle` is answered or the script ends, not when the store's pipe is next polled
+            // (a run on the virtual clock may never poll again).
+            if images.hasNewFailures { takeImageChanges() }
         }
         return 0
     }
@@ -392,8 +399,9 @@ public final class Session {
 
     /// Images finished on the store's threads: each file that failed for the first time becomes
     /// one `image-failed` event for every command source (it answers no command), and a frame is
-    /// asked for so the cards showing newly ready images are drawn again.
-    private func takeImageChanges() {
+    /// asked for so the cards showing newly ready images are drawn again (not at exit:
+    /// `requestingFrame` false).
+    func takeImageChanges(requestingFrame: Bool = true) {
         let changes = images.takeChanges()
         for failure in changes.failures {
             Log.error("image \(failure.path): \(failure.error)")
@@ -401,7 +409,9 @@ public final class Session {
             Messages.imageFailed(path: failure.path, error: failure.error, into: &json)
             for source in sources { source.output.writeLine(json.bytes, event: true) }
         }
-        if displayIsOn && !changes.ready.isEmpty && !link.isFramePending && !waitsForImages { link.requestFrame() }
+        if requestingFrame && displayIsOn && !changes.ready.isEmpty && !link.isFramePending && !waitsForImages {
+            link.requestFrame()
+        }
     }
 
     /// Logs once that standard output's reader fell more than the cap behind.

@@ -113,6 +113,34 @@ final class ScheduleTests: XCTestCase {
         XCTAssertEqual(state(Self.utc(2026, 4, 5, 0, 30)), ["a"], "02:30 CEST")
     }
 
+    /// On the night the clocks go back from 03:00 CEST to 02:00 CET (Sunday 25 October 2026 in
+    /// Berlin), 02:30 happens twice and a rule takes the second, 02:30 CET (01:30 UTC), whether
+    /// the rule is alone or after or before a rule ending then. glibc's `mktime` settled it with
+    /// the offset of its previous call: a rule from 02:30 alone started at 02:30 CET, after a rule
+    /// ending at 02:30 at 02:30 CEST, and a rule ending at 02:30 alone ended at 02:30 CEST.
+    func testATimeThatHappensTwiceIsTheSecondWhateverTheOtherRules() {
+        let early = ScheduleRule(days: [0], from: 0, to: 2 * 60 + 30, action: .sections(["early"]))
+        let late = ScheduleRule(days: [0], from: 2 * 60 + 30, to: 5 * 60, action: .sections(["late"]))
+        let firstPass = Self.utc(2026, 10, 25, 0, 30)  // 02:30 CEST
+        let secondPass = Self.utc(2026, 10, 25, 1, 30)  // 02:30 CET
+        for rules in [[late], [early, late], [late, early]] {
+            let names = rules.map { $0.hours }
+            XCTAssertNil(Schedule.state(rules, at: firstPass).sections?.first { $0 == "late" }, "\(names)")
+            XCTAssertNil(
+                Schedule.state(rules, at: secondPass - 1).sections?.first { $0 == "late" }, "02:29:59 CET, \(names)")
+            XCTAssertEqual(Schedule.state(rules, at: secondPass).sections, ["late"], "02:30 CET, \(names)")
+        }
+        for rules in [[early], [late, early], [early, late]] {
+            let names = rules.map { $0.hours }
+            XCTAssertEqual(Schedule.state(rules, at: firstPass).sections, ["early"], "02:30 CEST, \(names)")
+            XCTAssertEqual(Schedule.state(rules, at: secondPass - 1).sections, ["early"], "02:29:59 CET, \(names)")
+            XCTAssertNotEqual(Schedule.state(rules, at: secondPass).sections, ["early"], "02:30 CET, \(names)")
+            // From 01:00 CEST, the one timer wakes at the second 02:30, not the first.
+            XCTAssertEqual(
+                Schedule.nextChange(rules, after: Self.utc(2026, 10, 24, 23, 0)), secondPass, "\(names)")
+        }
+    }
+
     /// Equal times are 24 hours from `from`, whatever the time: 00:00 to 00:00 the day named,
     /// 10:00 to 10:00 until 10:00 the next day, 24:00 to 24:00 the day after the one named (its
     /// 24:00 is the next day's 00:00). Only 00:00 was taken before.

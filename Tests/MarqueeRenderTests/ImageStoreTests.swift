@@ -306,9 +306,27 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertEqual(poll(&descriptor, 1, 0), 1, "the session is woken to report it")
         XCTAssertEqual(
             store.takeChanges().failures,
-            [ImageFailure(path: "/srv/photo.png", error: "the box 1280x600 needs 2.9 MiB, more than the whole --image-cache (2 MiB): raise --image-cache")])
+            [
+                ImageFailure(
+                    path: "/srv/photo.png",
+                    error:
+                        "the box 1280x600 needs 2.9 MiB, more than the whole --image-cache (2 MiB): raise --image-cache"
+                )
+            ])
         _ = store.image(for: big, now: 0.3)
         XCTAssertEqual(store.takeChanges().failures, [], "reported once")
+        // Another box of the same file too big for the cache: the same file, not reported again
+        // (the report was keyed by the message, which names the box).
+        XCTAssertFalse(store.hasNewFailures)
+        let other = ImageRequest(path: "/srv/photo.png", width: 1000, height: 600, fit: .fill)
+        XCTAssertNotNil(failure(store.image(for: other, now: 0.4)))
+        XCTAssertFalse(store.hasNewFailures)
+        XCTAssertEqual(store.takeChanges().failures, [], "once per file, whatever the box")
+        // Another limit passed is another reason: reported once too.
+        let huge = ImageRequest(path: "/srv/photo.png", width: 20_000, height: 20_000, fit: .fill)
+        XCTAssertNotNil(failure(store.image(for: huge, now: 0.5)))
+        XCTAssertTrue(store.hasNewFailures, "the session reports it after the frame")
+        XCTAssertEqual(store.takeChanges().failures.count, 1)
     }
 
     func testRefusedPathsAreReportedOnce() throws {

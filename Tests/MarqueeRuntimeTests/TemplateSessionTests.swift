@@ -187,6 +187,37 @@ final class ImageSessionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(targets.last), 0.2, "\(targets)")
     }
 
+    /// A picture whose boxes are too big for `--image-cache` (2 MiB; 1000x600 needs 2.3 MiB,
+    /// 900x600 2.1) is refused in the frame that asks for it: one `image-failed` event for the file
+    /// (the first box's message), written before `wait idle` is answered. It was signalled on the
+    /// store's pipe only, which a script on the virtual clock never polled: no event at all
+    /// before `quit`, and one per box size.
+    func testAPictureTooBigForTheCacheIsReportedOnceBeforeWaitIdleIsAnswered() throws {
+        let folder = try folderWithPhoto("image-too-big", width: 200, height: 100)
+        let deck = folder + "/deck.json"
+        SessionHarness.writeFile(
+            deck,
+            """
+            {"templates": {
+               "p": {"height": 700, "elements": [{"image": "img", "left": 0, "top": 0, "width": 1000, "height": 600}]},
+               "q": {"height": 700, "elements": [{"image": "img", "left": 0, "top": 0, "width": 900, "height": 600}]}},
+             "sections": [{"cards": [{"id": "a", "template": "p", "fields": {"img": "photo.png"}},
+                                     {"id": "b", "template": "q", "fields": {"img": "photo.png"}}]}]}
+            """)
+        let run = try SessionHarness.run(
+            "wait idle\nquit\n", deckPath: deck, size: PixelSize(width: 1280, height: 1600)
+        ) {
+            $0.imageCacheMegabytes = 2
+        }
+        XCTAssertEqual(run.trace.last?["cards"]?.array?.count, 2, "both boxes were drawn")
+        let kinds = run.replies.map { $0["event"]?.string ?? "ok" }
+        XCTAssertEqual(kinds, ["image-failed", "ok", "ok"], "\(run.replies)")
+        XCTAssertEqual(run.replies.first?["path"]?.string, folder + "/photo.png")
+        XCTAssertEqual(
+            run.replies.first?["error"]?.string,
+            "the box 1000x600 needs 2.3 MiB, more than the whole --image-cache (2 MiB): raise --image-cache")
+    }
+
     /// A picture on a card faded by a keyframe and on a stale card: after `wait idle` the picture
     /// at the card's opacity, not the placeholder (whose whole raster was kept for good).
     func testWaitIdleShowsPicturesOnFadedAndStaleCards() throws {

@@ -126,18 +126,46 @@ public enum Schedule {
     }
 
     /// `minute` past local midnight, `dayOffset` days after the day of `day`, in seconds since
-    /// the epoch. `mktime` with `tm_isdst = -1` decides whether DST holds then; a time the clocks
-    /// skip (02:30 when they go from 02:00 to 03:00) comes out as the same distance past the
-    /// change (03:30).
+    /// the epoch. The wall time is read with each UTC offset the zone has within a day of it,
+    /// and a reading that maps back to the same wall time is the moment: a time the clocks go
+    /// through twice (02:30 when they go back from 03:00 to 02:00) is the second one; a time the
+    /// clocks skip (02:30 when they go from 02:00 to 03:00) is read with the offset before the
+    /// jump, the same distance past the change (03:30). `mktime` with `tm_isdst = -1` was used
+    /// before: glibc settles a time that happens twice with the offset of its previous call, so
+    /// a rule's start moved with the other rules of the deck.
     static func localMoment(_ day: tm, dayOffset: Int, minute: Int) -> Double {
-        var moment = tm()
-        moment.tm_year = day.tm_year
-        moment.tm_mon = day.tm_mon
-        moment.tm_mday = day.tm_mday + Int32(dayOffset)
-        moment.tm_hour = Int32(minute / 60)
-        moment.tm_min = Int32(minute % 60)
-        moment.tm_sec = 0
-        moment.tm_isdst = -1
-        return Double(mktime(&moment))
+        var wall = tm()
+        wall.tm_year = day.tm_year
+        wall.tm_mon = day.tm_mon
+        wall.tm_mday = day.tm_mday + Int32(dayOffset)
+        wall.tm_hour = Int32(minute / 60)
+        wall.tm_min = Int32(minute % 60)
+        wall.tm_sec = 0
+        // The wall time as if it were UTC (timegm also normalises a day or hour past its end).
+        let asUTC = timegm(&wall)
+        var offsets: [Int] = []
+        for probe in [asUTC - 86_400, asUTC, asUTC + 86_400] {
+            let offset = utcOffset(at: probe)
+            if !offsets.contains(offset) { offsets.append(offset) }
+        }
+        let readings = offsets.map { asUTC - time_t($0) }
+        let matching = readings.filter { reading in
+            var seconds = reading
+            var local = tm()
+            localtime_r(&seconds, &local)
+            return local.tm_year == wall.tm_year && local.tm_yday == wall.tm_yday
+                && local.tm_hour == wall.tm_hour && local.tm_min == wall.tm_min
+        }
+        // Twice: the later reading. Skipped (none matches): the later reading is the one with
+        // the smaller offset, the one before a jump forward.
+        return Double((matching.isEmpty ? readings : matching).max()!)
+    }
+
+    /// Seconds east of UTC at `time` in the local zone.
+    private static func utcOffset(at time: time_t) -> Int {
+        var seconds = time
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return local.tm_gmtoff
     }
 }

@@ -14,7 +14,7 @@ import MarqueeCore
 /// - Scaled images stay in a cache of at most `cacheBytes`, evicting the least recently looked-up
 ///   first. An evicted image asked for again is decoded again.
 /// - A box larger than `--image-max-pixels` or the whole cache fails at once, reported (once per
-///   file and reason) as a file that cannot be shown is.
+///   file and limit, whatever the box sizes) as a file that cannot be shown is.
 /// - A file that cannot be shown fails for every size; it stays failed until it changes (a worker
 ///   looks every `recheckSeconds`) or `reload()` (the session calls it when the deck is
 ///   replaced), and is reported once per version of the file.
@@ -77,6 +77,10 @@ public final class ImageStore: ImageProviding {
 
     /// Whether `request` is queued or being decoded (without queueing it or marking it drawn).
     public func isPending(_ request: ImageRequest) -> Bool { work.isPending(request) }
+
+    /// Whether failures wait for `takeChanges()`: a box refused at look-up is one as soon as the
+    /// frame that asked for it is drawn, before the wake-up pipe is next polled.
+    public var hasNewFailures: Bool { work.hasNewFailures }
 
     /// Empties the wake-up pipe and returns what changed since the last call.
     public func takeChanges() -> ImageChanges {
@@ -185,18 +189,23 @@ final class ImageWork: @unchecked Sendable {
     }
 
     /// Why a request can never be served, before anything is read (reported as a failure of the
-    /// file, as a file that cannot be decoded is).
-    private func refusal(_ request: ImageRequest) -> String? {
-        if request.width <= 0 || request.height <= 0 { return "the image's box is empty" }
+    /// file, as a file that cannot be decoded is): the limit it passes (the key it is reported
+    /// under, once per file whatever the box) and the message.
+    private func refusal(_ request: ImageRequest) -> (limit: String, message: String)? {
+        if request.width <= 0 || request.height <= 0 { return ("empty", "the image's box is empty") }
         if request.width * request.height > limits.maximumPixels {
-            return
+            return (
+                "--image-max-pixels",
                 "the box \(request.width)x\(request.height) is more than the \(limits.maximumPixels) pixels of --image-max-pixels"
+            )
         }
         if request.width * request.height * 4 > limits.cacheBytes {
             // Tenths of a MiB, rounded.
             let tenths = (request.width * request.height * 4 * 10 + (1 << 19)) >> 20
-            return
+            return (
+                "--image-cache",
                 "the box \(request.width)x\(request.height) needs \(tenths / 10).\(tenths % 10) MiB, more than the whole --image-cache (\(limits.cacheBytes >> 20) MiB): raise --image-cache"
+            )
         }
         return nil
     }
@@ -236,13 +245,13 @@ final class ImageWork: @unchecked Sendable {
                     return .pending
                 }
             }
-            if let reason = refusal(request) {
+            if let (limit, reason) = refusal(request) {
                 entries[request] = Entry(phase: .failed, failure: reason)
                 // A box too large for the limits is as lasting as a broken file: reported as one,
-                // once per file and reason, however many cards and frames ask. An empty box shows
-                // nothing anyway and is not reported.
+                // once per file and limit (with the first box's size), however many cards, boxes
+                // and frames ask. An empty box shows nothing anyway and is not reported.
                 if request.width > 0, request.height > 0,
-                    reported.insert("box\u{0}\(request.path)\u{0}\(reason)").inserted
+                    reported.insert("box\u{0}\(request.path)\u{0}\(limit)").inserted
                 {
                     newFailures.append(ImageFailure(path: request.path, error: reason))
                     refusedNow = true
@@ -282,6 +291,8 @@ final class ImageWork: @unchecked Sendable {
             if added { pthread_cond_signal(condition) }
         }
     }
+
+    var hasNewFailures: Bool { locked { !newFailures.isEmpty } }
 
     func takeChanges() -> ImageChanges {
         locked {
