@@ -26,4 +26,17 @@ public enum OutputPaths {
         }
         return nil
     }
+
+    /// Why `output` (given as `flag`) may not be replaced by a PNG: it exists and is not a regular
+    /// file (a device, FIFO, socket or directory, or a symlink to one). The write renames a new file
+    /// over the path, so `/dev/null` would become a PNG; nil when the path is missing or a regular
+    /// file.
+    public static func notReplaceable(output: String, flag: String) -> String? {
+        var status = stat()
+        guard stat(output, &status) == 0 else { return nil }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG else { return nil }
+        return
+            "\(flag) \(output) is \(RegularFile.describe(type)), not a regular file: writing it would replace it; name a file"
+    }
 }

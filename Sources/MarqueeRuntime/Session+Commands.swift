@@ -316,6 +316,10 @@ extension Session {
             source.reply(error: conflict, seq: seq, json: &json)
             return
         }
+        if let refusal = OutputPaths.notReplaceable(output: path, flag: "snapshot") {
+            source.reply(error: refusal, seq: seq, json: &json)
+            return
+        }
         renderForSnapshot()
         guard let frame = backend.presentedFrame() else {
             source.reply(error: "snapshot: no frame has been presented yet", seq: seq, json: &json)

@@ -40,4 +40,30 @@ final class SnapshotPathTests: XCTestCase {
         XCTAssertEqual(SessionHarness.readFile(loaded), text)
         XCTAssertTrue(SessionHarness.readFile(trace).hasPrefix("{"), "the trace still holds frames")
     }
+
+    /// A snapshot over a FIFO or a device (or a symlink to one) would replace it by a rename.
+    func testASnapshotOverAFIFOOrADeviceIsRefused() throws {
+        let fifo = SessionHarness.scratch + "/snapshot-fifo.png"
+        let null = SessionHarness.scratch + "/snapshot-null.png"
+        unlink(fifo)
+        unlink(null)
+        mkfifo(fifo, 0o644)
+        symlink("/dev/null", null)
+        defer {
+            unlink(fifo)
+            unlink(null)
+        }
+        let run = try SessionHarness.run("snapshot \(fifo)\nsnapshot \(null)\nquit\n")
+        let answers = run.replies.filter { $0["seq"] != nil && $0["event"] == nil }
+        XCTAssertEqual(answers.map { $0["ok"]?.bool }, [false, false, true], "\(answers)")
+        XCTAssertEqual(
+            answers[0]["error"]?.string,
+            "snapshot \(fifo) is a FIFO (named pipe), not a regular file: writing it would replace it; name a file")
+        XCTAssertTrue(answers[1]["error"]?.string?.contains("is a character device") ?? false, "\(answers[1])")
+        var status = stat()
+        XCTAssertEqual(lstat(fifo, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the FIFO stays")
+        XCTAssertEqual(lstat(null, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFLNK, "the symlink stays")
+    }
 }
