@@ -177,7 +177,7 @@ extension Session {
                 source.reply(error: "\(command.name): \(error.message)", seq: seq, json: &json)
             }
         case .batch:
-            source.openBatch = OpenBatch()
+            source.openBatch = OpenBatch(budget: batchBudget)
             source.reply(ok: seq, json: &json)
         case .appear(let stagger, let duration):
             let tag = tag(for: source, seq: seq)
@@ -233,15 +233,16 @@ extension Session {
                 source.reply(ok: seq, json: &json)
             } else if source.openBatch!.discardedAt == seq {
                 Log.error(
-                    "\(source.name): a batch went over its cap (\(OpenBatch.capText)) at line \(seq); it was discarded")
+                    "\(source.name): a batch went over its cap (\(source.openBatch!.discardedCap)) at line \(seq); it was discarded"
+                )
                 source.reply(
                     error:
-                        "\(command.name): the batch went over its cap (\(OpenBatch.capText)) and was discarded: nothing of it will be applied; edits up to its commit are answered with this error and not kept",
+                        "\(command.name): the batch went over its cap (\(source.openBatch!.discardedCap)) and was discarded: nothing of it will be applied; edits up to its commit are answered with this error and not kept",
                     seq: seq, json: &json)
             } else {
                 source.reply(
                     error:
-                        "\(command.name): not kept: the batch was discarded at line \(source.openBatch!.discardedAt!) (over its cap of \(OpenBatch.capText)); send commit to end it",
+                        "\(command.name): not kept: the batch was discarded at line \(source.openBatch!.discardedAt!) (over its cap of \(source.openBatch!.discardedCap)); send commit to end it",
                     seq: seq, json: &json)
             }
         }

@@ -84,6 +84,8 @@ public final class Session {
     public internal(set) var scheduleWakeUps = 0
     /// The file of the deck shown (`--deck` or the last `load`), which a snapshot may not replace.
     var shownDeckPath: String?
+    /// The memory all the sources' open batches hold together (each batch's cap is shared too).
+    let batchBudget = BatchBudget()
     /// The layout and width last checked for leaving cards no width (logged once for each).
     var layoutWidthChecked: (layout: LayoutConfiguration, width: Int)?
 
