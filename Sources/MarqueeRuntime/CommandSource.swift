@@ -165,7 +165,10 @@ struct OpenBatch {
             edits = []
             charge.release()
             discardedCap = overShared ? Self.sharedCapText : Self.capText
-            problem = "line \(seq): the batch went over its cap (\(discardedCap)) and was discarded"
+            // The first problem is the one the commit names (an invalid line before the cap).
+            if problem == nil {
+                problem = "line \(seq): the batch went over its cap (\(discardedCap)) and was discarded"
+            }
             return false
         }
         edits.append((seq, command))

@@ -99,6 +99,17 @@ final class BatchCapTests: XCTestCase {
         XCTAssertTrue(next.keep(.deleteSection(0), seq: 2, bytes: line))
     }
 
+    /// A batch with an invalid line that later goes over its cap fails its commit naming the invalid
+    /// line, the first problem, not the cap.
+    func testTheFirstProblemOfABatchIsKept() {
+        var batch = OpenBatch(budget: BatchBudget())
+        batch.problem = "line 2 was invalid: unknown command"
+        var seq = 3
+        while batch.keep(.deleteSection(0), seq: seq, bytes: CommandDecoder.maximumLineBytes - 1) { seq += 1 }
+        XCTAssertEqual(batch.discardedAt, seq)
+        XCTAssertEqual(batch.problem, "line 2 was invalid: unknown command")
+    }
+
     /// The decoder gives each line's bytes for the cap to count.
     func testTheDecoderCountsEachLinesBytes() {
         var decoder = CommandDecoder()
