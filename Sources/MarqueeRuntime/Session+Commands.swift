@@ -108,7 +108,10 @@ extension Session {
         }
         // Image fields of a state read from a file are relative to its folder, as a loaded deck's
         // are; a state given on the line keeps the folder of the deck shown.
-        if let path { setImagePaths(imageResolver(deckPath: path)) }
+        if let path {
+            setImagePaths(imageResolver(deckPath: path))
+            imageDeckPath = path
+        }
         let tag = tag(for: source, seq: seq)
         let previousPlayback = scene.deck.playback
         // With a schedule showing part of the deck, that part is applied (the difference found
@@ -298,6 +301,7 @@ extension Session {
         images.reload()
         setImagePaths(imageResolver(deckPath: path))
         shownDeckPath = path
+        imageDeckPath = path
         let previousPlayback = scene.deck.playback
         if let replaced = changeScenes({ $0.replaceDeck(deck) }) { emit(replaced) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
@@ -305,14 +309,15 @@ extension Session {
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
-        // A snapshot replaces its file by a rename: over the deck or the trace it would destroy it.
+        // A snapshot replaces its file by a rename: over the deck, a picture it shows or the trace it
+        // would destroy it.
         if let conflict = OutputPaths.conflict(
             output: path, flag: "snapshot",
             inputs: [
                 ("the deck file shown", shownDeckPath), ("the --deck file", options.deckPath),
                 ("the --trace file", options.tracePath), ("the --font file", options.fontPath),
                 ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
-            ])
+            ] + OutputPaths.pictures(of: scene.deck, deckPath: imageDeckPath))
         {
             source.reply(error: conflict, seq: seq, json: &json)
             return
