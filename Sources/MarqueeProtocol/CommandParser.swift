@@ -221,7 +221,7 @@ public enum CommandParser {
                 } catch let error as CommandError {
                     throw error
                 } catch {
-                    throw CommandError("update: the card is not valid JSON: \(error)")
+                    throw CommandError("update: the card is not valid JSON: \(error)\(idHint(words[1], json))")
                 }
             }
             let card: Card
@@ -231,13 +231,21 @@ public enum CommandParser {
             } catch let error as DeckError {
                 throw CommandError("\(command): \(error.summary)")
             } catch {
-                throw CommandError("\(command): the card is not valid JSON: \(error)")
+                throw CommandError("\(command): the card is not valid JSON: \(error)\(idHint(words[1], json))")
             }
             if command == "insert" { return .success(.insert(try cardPlace(words[1], command: "insert"), card)) }
             return .success(.replace(try cardReference(words[1], command: "replace"), card))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What to add to a JSON error when the address is `id:…` and the text after it does not start
+    /// a JSON object: most likely an id with a space (`update id:gate 4 {…}`), which commands
+    /// cannot name, since the id ends at the first space.
+    static func idHint(_ address: Substring, _ json: Substring) -> String {
+        guard address.hasPrefix("id:"), address.count > 3, !json.hasPrefix("{") else { return "" }
+        return "; a card id is one word: \(address) names \(MessageText.quoted(address.dropFirst(3)))"
     }
 
     /// `N`, `S:I` or `id:ID`: how every card-addressing command names a card or a place.

@@ -61,6 +61,27 @@ final class CommandParserTests: XCTestCase {
         }
     }
 
+    /// An id with a space cannot be named (the id ends at the first space): the JSON error after
+    /// an `id:` word says so, and only there; valid lines are read as before.
+    func testTextAfterAnIDThatIsNotJSONSaysIDsAreOneWord() throws {
+        XCTAssertEqual(
+            error(#"update id:gate 4 {"body": "x"}"#),
+            #"update: the card is not valid JSON: line 1, column 3: unexpected text after the JSON value; a card id is one word: id:gate names "gate""#
+        )
+        XCTAssertEqual(
+            error(#"replace id:gate 4 {"id": "gate 4"}"#),
+            #"replace: the card is not valid JSON: line 1, column 3: unexpected text after the JSON value; a card id is one word: id:gate names "gate""#
+        )
+        XCTAssertEqual(
+            error(#"update id:gate {"body": "#),
+            "update: the card is not valid JSON: line 1, column 10: unexpected end of input")
+        XCTAssertEqual(
+            error(#"update 3 4 {"body": "x"}"#),
+            "update: the card is not valid JSON: line 1, column 3: unexpected text after the JSON value")
+        XCTAssertEqual(
+            try command(#"update id:gate-4 {"body": "x"}"#), .update(.id("gate-4"), CardPatch(body: "x")))
+    }
+
     /// Every bound of `cubic-bezier` is in the error, the y bound too: `(0,100,1,1)` is taken and
     /// `(0,1001,1,1)` refused, and the message says why.
     func testACubicBezierOutOfBoundsIsRefusedNamingEveryBound() throws {
