@@ -126,7 +126,7 @@ public enum CommandParser {
             throw missing("section JSON", for: "insert-section")
         case "delete-section":
             guard arguments.count == 1 else { throw wrongCount("delete-section") }
-            guard let index = Int(arguments[0]), index >= 0 else {
+            guard let index = wholeNumber(arguments[0]), index >= 0 else {
                 throw CommandError(
                     "delete-section: \(MessageText.quoted(arguments[0])) is not a section index (usage: \(usage["delete-section"]!))"
                 )
@@ -197,7 +197,7 @@ public enum CommandParser {
         do throws(CommandError) {
             let json = words[2].drop { $0 == " " || $0 == "\t" }
             if command == "insert-section" {
-                guard let index = Int(words[1]), index >= 0 else {
+                guard let index = wholeNumber(words[1]), index >= 0 else {
                     throw CommandError(
                         "insert-section: \(MessageText.quoted(words[1])) is not a section index (usage: \(usage[command]!))"
                     )
@@ -221,7 +221,7 @@ public enum CommandParser {
                 } catch let error as CommandError {
                     throw error
                 } catch {
-                    throw CommandError("update: the card is not valid JSON: \(error)")
+                    throw CommandError("update: the card is not valid JSON: \(error)\(idHint(words[1], json))")
                 }
             }
             let card: Card
@@ -231,13 +231,21 @@ public enum CommandParser {
             } catch let error as DeckError {
                 throw CommandError("\(command): \(error.summary)")
             } catch {
-                throw CommandError("\(command): the card is not valid JSON: \(error)")
+                throw CommandError("\(command): the card is not valid JSON: \(error)\(idHint(words[1], json))")
             }
             if command == "insert" { return .success(.insert(try cardPlace(words[1], command: "insert"), card)) }
             return .success(.replace(try cardReference(words[1], command: "replace"), card))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What to add to a JSON error when the address is `id:…` and the text after it does not start
+    /// a JSON object: most likely an id with a space (`update id:gate 4 {…}`), which commands
+    /// cannot name, since the id ends at the first space.
+    static func idHint(_ address: Substring, _ json: Substring) -> String {
+        guard address.hasPrefix("id:"), address.count > 3, !json.hasPrefix("{") else { return "" }
+        return "; a card id is one word: \(address) names \(MessageText.quoted(address.dropFirst(3)))"
     }
 
     /// `N`, `S:I` or `id:ID`: how every card-addressing command names a card or a place.
@@ -256,13 +264,13 @@ public enum CommandParser {
         }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 2 {
-            guard let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0 else {
+            guard let section = wholeNumber(parts[0]), let item = wholeNumber(parts[1]), section >= 0, item >= 0 else {
                 throw CommandError(
                     "\(command): \(MessageText.quoted(word)) is not SECTION:ITEM (two whole numbers ≥ 0)")
             }
             return .sectionItem(section: section, item: item)
         }
-        guard let index = Int(word), index >= 0 else {
+        guard let index = wholeNumber(word), index >= 0 else {
             throw CommandError(
                 "\(command): \(MessageText.quoted(word)) is not a card (a card index, S:I or id:ID; usage: \(usage[command] ?? command))"
             )
@@ -306,7 +314,7 @@ public enum CommandParser {
             return .offset(offset)
         }
         if word.hasPrefix("section:") {
-            guard let section = Int(word.dropFirst("section:".count)), section >= 0 else {
+            guard let section = wholeNumber(word.dropFirst("section:".count)), section >= 0 else {
                 throw CommandError(
                     "scroll-to: \(MessageText.quoted(word)) is not a section (section:S, S a section index ≥ 0)")
             }
@@ -325,6 +333,17 @@ public enum CommandParser {
         }
     }
 
+    /// A whole number in any decimal form (`10`, `1e1`, `10.0`), as `play cards N` takes it: every
+    /// slot that wants a whole number reads it alike. Nil for a fraction, hexadecimal, infinity, NaN
+    /// or a value beyond 2^53, where a double no longer holds every whole number (a card index or a
+    /// row count that large is out of range anyway).
+    static func wholeNumber(_ word: Substring) -> Int? {
+        if let value = Int(word) { return value }
+        guard let value = DecimalNumber.parse(word), value == value.rounded(), value.magnitude <= 0x20_0000_0000_0000
+        else { return nil }
+        return Int(value)
+    }
+
     static func scrollAmount(_ word: Substring) throws(CommandError) -> ScrollAmount {
         if word.hasSuffix("px") {
             guard let pixels = DecimalNumber.parse(word.dropLast(2)), pixels.isFinite, abs(pixels) <= 1e9 else {
@@ -334,7 +353,7 @@ public enum CommandParser {
             }
             return .pixels(pixels)
         }
-        guard let rows = Int(word) else {
+        guard let rows = wholeNumber(word) else {
             throw CommandError(
                 "scroll-by: \(MessageText.quoted(word)) is not a whole number of rows or a distance in px")
         }

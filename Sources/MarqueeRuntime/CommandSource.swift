@@ -115,40 +115,111 @@ final class CommandSource {
     }
 }
 
-/// Between `batch` and `commit`: the edits kept (with their seq), the bytes of their lines, and the
-/// first problem found, which makes the commit fail.
+/// Between `batch` and `commit`: the edits kept (with their seq), what they cost in memory, and
+/// the first problem found, which makes the commit fail.
 ///
 /// A batch is held in memory until its commit, so it has a cap: a controller that never commits
 /// (a bug, a feed cut off mid-batch) must not grow the process without bound. Past the cap the
 /// edits are dropped at once and the batch is discarded: it stays open so that the edits after
 /// the cap are not applied one by one out of their batch, each is answered with an error, and
 /// `commit` ends it, applying nothing.
+///
+/// The cap is on the edits as decoded, not on their lines: a `fields` object decodes to about
+/// eight times its line (a dictionary entry of two strings per `"k":1,`), so a cap on line bytes
+/// let one batch of 64 MiB of lines take 560 MB. All the open batches of a session also share one
+/// budget, so that 64 clients each holding a batch cannot hold 64 caps.
 struct OpenBatch {
     /// More edits than a deck-sized change needs: `apply` or `load` a whole state instead.
     static let maximumEdits = 100_000
-    /// The bytes of the edits' lines (a line is at most 64 KiB).
-    static let maximumBytes = 64 << 20
+    /// The estimated memory of one batch's edits (`estimatedBytes`).
+    static let maximumBytes = 128 << 20
+    /// The estimated memory of all the open batches of a session together.
+    static let sharedMaximumBytes = 256 << 20
+    /// What a kept edit costs besides its text: the `Command` in the array, the card or patch
+    /// struct, its string headers.
+    static let bytesPerEdit = 256
+    /// What one entry of a `fields` object costs besides its text: a dictionary bucket of two
+    /// strings (32 bytes), the slack of the table's load factor and power-of-two growth, and the
+    /// heap block of a key or value too long to be stored inline.
+    static let bytesPerField = 128
 
     var edits: [(seq: Int, command: Command)] = []
-    var bytes = 0
+    /// This batch's share of the session's budget, given back when the batch ends (committed,
+    /// discarded, or its client gone): the charge is released when the last copy is dropped.
+    private let charge: BatchCharge
+    var bytes: Int { charge.bytes }
     var problem: String?
-    /// The line whose edit went over the cap, once it did.
+    /// The line whose edit went over the cap, once it did, and that cap in words.
     var discardedAt: Int?
+    var discardedCap = Self.capText
+
+    init(budget: BatchBudget) { charge = BatchCharge(budget) }
 
     /// Keeps an edit; false (and the batch discarded) when it goes over the cap.
     mutating func keep(_ command: Command, seq: Int, bytes lineBytes: Int) -> Bool {
         guard discardedAt == nil else { return false }
-        guard edits.count < Self.maximumEdits, bytes + lineBytes <= Self.maximumBytes else {
+        let cost = Self.estimatedBytes(command, lineBytes: lineBytes)
+        let overShared = charge.budget.heldBytes + cost > Self.sharedMaximumBytes
+        guard edits.count < Self.maximumEdits, charge.bytes + cost <= Self.maximumBytes, !overShared else {
             discardedAt = seq
             edits = []
-            bytes = 0
-            problem = "line \(seq): the batch went over its cap (\(Self.capText)) and was discarded"
+            charge.release()
+            discardedCap = overShared ? Self.sharedCapText : Self.capText
+            // The first problem is the one the commit names (an invalid line before the cap).
+            if problem == nil {
+                problem = "line \(seq): the batch went over its cap (\(discardedCap)) and was discarded"
+            }
             return false
         }
         edits.append((seq, command))
-        bytes += lineBytes
+        charge.add(cost)
         return true
     }
 
-    static var capText: String { "100,000 edits or \(maximumBytes >> 20) MiB of edit lines" }
+    /// An edit's memory once decoded: its line's bytes (the strings it holds) plus a cost per edit
+    /// and per `fields` entry. Taken from the command, not the line, so it is true whatever the line's
+    /// layout (whitespace, escapes, short keys).
+    static func estimatedBytes(_ command: Command, lineBytes: Int) -> Int {
+        switch command {
+        case .insert(_, let card), .replace(_, let card):
+            return lineBytes + bytesPerEdit + card.fields.count * bytesPerField
+        case .update(_, let patch):
+            return lineBytes + bytesPerEdit + patch.fields.count * bytesPerField
+        case .insertSection(_, let section):
+            // A section's cards are held compactly (CardList): about their text again, per card.
+            return 2 * lineBytes + bytesPerEdit * (1 + section.cards.count)
+        default:
+            return lineBytes + bytesPerEdit
+        }
+    }
+
+    static var capText: String { "100,000 edits or \(maximumBytes >> 20) MiB of decoded edits" }
+    static var sharedCapText: String {
+        "\(sharedMaximumBytes >> 20) MiB of decoded edits in all the open batches together"
+    }
+}
+
+/// The memory held by a session's open batches, all sources together.
+final class BatchBudget {
+    fileprivate(set) var heldBytes = 0
+}
+
+/// One open batch's part of a `BatchBudget`; given back on release or when dropped.
+private final class BatchCharge {
+    let budget: BatchBudget
+    private(set) var bytes = 0
+
+    init(_ budget: BatchBudget) { self.budget = budget }
+
+    func add(_ cost: Int) {
+        bytes += cost
+        budget.heldBytes += cost
+    }
+
+    func release() {
+        budget.heldBytes -= bytes
+        bytes = 0
+    }
+
+    deinit { release() }
 }

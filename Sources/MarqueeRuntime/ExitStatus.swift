@@ -8,6 +8,8 @@ import MarqueeDisplay
 public enum ExitStatus {
     /// Anything else: a deck, font or path that cannot be used, a failure while running.
     public static let failure: Int32 = 1
+    /// EX_USAGE: a flag that cannot work with the rest (`RuntimeError.isUsage`).
+    public static let usage: Int32 = 64
     /// EX_UNAVAILABLE: the backend is not on this machine (no DRM or fbdev device, no SDL2, no
     /// desktop session for the window).
     public static let unavailable: Int32 = 69
@@ -24,6 +26,7 @@ public enum ExitStatus {
 
     /// The status for `error`: the display's code when a display failure is behind it, else 1.
     public static func of(_ error: RuntimeError) -> Int32 {
+        if error.isUsage { return usage }
         guard let display = error.display else { return failure }
         switch display.code {
         case .backendUnavailable: return unavailable

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// Output files that must not be one of the files a command reads: `compare --diff` over its
 /// expected image, `run --trace` over the deck, a `snapshot` over the deck it shows. Writing one
@@ -25,5 +26,51 @@ public enum OutputPaths {
             return "\(flag) \(output) is \(input.what)\(same): writing it would replace it; name another file"
         }
         return nil
+    }
+
+    /// Why `output` (given as `flag`) may not be replaced by a PNG: it exists and is not a regular
+    /// file (a device, FIFO, socket or directory, or a symlink to one). The write renames a new file
+    /// over the path, so `/dev/null` would become a PNG; nil when the path is missing or a regular
+    /// file.
+    public static func notReplaceable(output: String, flag: String) -> String? {
+        var status = stat()
+        guard stat(output, &status) == 0 else { return nil }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG else { return nil }
+        return
+            "\(flag) \(output) is \(RegularFile.describe(type)), not a regular file: writing it would replace it; name a file"
+    }
+
+    /// Whether `path` is the file open on `descriptor` (standard input read from a file: a trace
+    /// over it would be emptied before its commands are read).
+    public static func sameFile(_ path: String, descriptor: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard stat(path, &a) == 0, fstat(descriptor, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// The pictures `deck` shows (the image fields of its cards and overlay bands), as inputs for
+    /// `conflict`: each distinct value resolved once, as the renderer resolves it (from the folder
+    /// of `deckPath`), so a deck of 100,000 cards naming ten pictures costs ten `stat`s.
+    public static func pictures(of deck: Deck, deckPath: String?) -> [(what: String, path: String?)] {
+        var values = Set<String>()
+        guard !deck.templates.isEmpty else { return [] }
+        func collect(_ card: Card) {
+            guard let template = deck.template(of: card) else { return }
+            for element in template.elements {
+                guard case .image(let field, _, _, _) = element.kind, let value = card.fields[field], !value.isEmpty
+                else { continue }
+                values.insert(value)
+            }
+        }
+        for band in deck.overlays { collect(band.card) }
+        for section in deck.sections {
+            section.cards.forEachStored { _, stored in stored.card.map(collect) }
+        }
+        return values.sorted().map { value in
+            let path = try? ImagePaths.resolve(value, deckPath: deckPath, policy: .unrestricted).get()
+            return ("a picture the deck shows", path)
+        }
     }
 }

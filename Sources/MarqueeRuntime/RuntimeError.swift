@@ -9,9 +9,13 @@ public struct RuntimeError: Error, Equatable, Sendable, CustomStringConvertible 
     public var display: DisplayError?
     /// The system call's error behind it, captured where the call failed, when there was one.
     public var cause: Errno?
+    /// A mistake in the command line (exit status 64, as the argument parser gives), found only
+    /// once the deck is read: a `--trace` naming a picture the deck shows.
+    public var isUsage = false
 
-    public init(_ message: String, display: DisplayError? = nil, cause: Errno? = nil) {
+    public init(_ message: String, display: DisplayError? = nil, cause: Errno? = nil, isUsage: Bool = false) {
         self.message = message
+        self.isUsage = isUsage
         self.display = display
         self.cause = cause ?? display?.cause
     }

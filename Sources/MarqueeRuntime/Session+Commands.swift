@@ -110,7 +110,10 @@ extension Session {
         }
         // Image fields of a state read from a file are relative to its folder, as a loaded deck's
         // are; a state given on the line keeps the folder of the deck shown.
-        if let path { setImagePaths(imageResolver(deckPath: path)) }
+        if let path {
+            setImagePaths(imageResolver(deckPath: path))
+            imageDeckPath = path
+        }
         let tag = tag(for: source, seq: seq)
         let previousPlayback = scene.deck.playback
         // With a schedule showing part of the deck, that part is applied (the difference found
@@ -179,7 +182,7 @@ extension Session {
                 source.reply(error: "\(command.name): \(error.message)", seq: seq, json: &json)
             }
         case .batch:
-            source.openBatch = OpenBatch()
+            source.openBatch = OpenBatch(budget: batchBudget)
             source.reply(ok: seq, json: &json)
         case .appear(let stagger, let duration):
             let tag = tag(for: source, seq: seq)
@@ -235,15 +238,16 @@ extension Session {
                 source.reply(ok: seq, json: &json)
             } else if source.openBatch!.discardedAt == seq {
                 Log.error(
-                    "\(source.name): a batch went over its cap (\(OpenBatch.capText)) at line \(seq); it was discarded")
+                    "\(source.name): a batch went over its cap (\(source.openBatch!.discardedCap)) at line \(seq); it was discarded"
+                )
                 source.reply(
                     error:
-                        "\(command.name): the batch went over its cap (\(OpenBatch.capText)) and was discarded: nothing of it will be applied; edits up to its commit are answered with this error and not kept",
+                        "\(command.name): the batch went over its cap (\(source.openBatch!.discardedCap)) and was discarded: nothing of it will be applied; edits up to its commit are answered with this error and not kept",
                     seq: seq, json: &json)
             } else {
                 source.reply(
                     error:
-                        "\(command.name): not kept: the batch was discarded at line \(source.openBatch!.discardedAt!) (over its cap of \(OpenBatch.capText)); send commit to end it",
+                        "\(command.name): not kept: the batch was discarded at line \(source.openBatch!.discardedAt!) (over its cap of \(source.openBatch!.discardedCap)); send commit to end it",
                     seq: seq, json: &json)
             }
         }
@@ -299,6 +303,7 @@ extension Session {
         images.reload()
         setImagePaths(imageResolver(deckPath: path))
         shownDeckPath = path
+        imageDeckPath = path
         let previousPlayback = scene.deck.playback
         if let replaced = changeScenes({ $0.replaceDeck(deck) }) { emit(replaced) }
         followDeckPlayback(deck.playback, previous: previousPlayback, restart: restartsPlayback)
@@ -306,16 +311,21 @@ extension Session {
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
-        // A snapshot replaces its file by a rename: over the deck or the trace it would destroy it.
+        // A snapshot replaces its file by a rename: over the deck, a picture it shows or the trace it
+        // would destroy it.
         if let conflict = OutputPaths.conflict(
             output: path, flag: "snapshot",
             inputs: [
                 ("the deck file shown", shownDeckPath), ("the --deck file", options.deckPath),
                 ("the --trace file", options.tracePath), ("the --font file", options.fontPath),
                 ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
-            ])
+            ] + OutputPaths.pictures(of: scene.deck, deckPath: imageDeckPath))
         {
             source.reply(error: conflict, seq: seq, json: &json)
+            return
+        }
+        if let refusal = OutputPaths.notReplaceable(output: path, flag: "snapshot") {
+            source.reply(error: refusal, seq: seq, json: &json)
             return
         }
         renderForSnapshot()

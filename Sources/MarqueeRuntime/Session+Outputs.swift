@@ -154,3 +154,22 @@ extension Session {
         return outputs
     }
 }
+
+extension Session {
+    /// The trace is emptied at start: it must not be the file standard input reads the commands
+    /// from, nor a picture the deck shows (`--deck`, `--font` and the MQTT files are refused with
+    /// the flags, before the deck is read). Checked before the display is opened.
+    static func checkTraceIsNoInput(_ options: RunOptions, deck: Deck) throws(RuntimeError) {
+        guard let trace = options.tracePath else { return }
+        if OutputPaths.sameFile(trace, descriptor: options.inputDescriptor) {
+            throw RuntimeError(
+                "--trace \(trace) is standard input (the commands): writing it would replace it; name another file",
+                isUsage: true)
+        }
+        if let conflict = OutputPaths.conflict(
+            output: trace, flag: "--trace", inputs: OutputPaths.pictures(of: deck, deckPath: options.deckPath))
+        {
+            throw RuntimeError(conflict, isUsage: true)
+        }
+    }
+}

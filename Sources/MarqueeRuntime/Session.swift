@@ -84,6 +84,11 @@ public final class Session {
     public internal(set) var scheduleWakeUps = 0
     /// The file of the deck shown (`--deck` or the last `load`), which a snapshot may not replace.
     var shownDeckPath: String?
+    /// The deck file the pictures shown are resolved from (`--deck`, the last `load` or `apply`
+    /// of a file), which a snapshot may not replace either.
+    var imageDeckPath: String?
+    /// The memory all the sources' open batches hold together (each batch's cap is shared too).
+    let batchBudget = BatchBudget()
     /// The layout and width last checked for leaving cards no width (logged once for each).
     var layoutWidthChecked: (layout: LayoutConfiguration, width: Int)?
 
@@ -97,6 +102,8 @@ public final class Session {
         let deck: Deck
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
         shownDeckPath = options.deckPath
+        imageDeckPath = options.deckPath
+        try Self.checkTraceIsNoInput(options, deck: deck)
         // Fonts first: a missing font must not cost the display a modeset and a restore.
         try Self.checkFontFile(options.fontPath)
         try Self.checkElementFonts(deck, fontPath: options.fontPath)

@@ -42,6 +42,9 @@ struct Compare: ParsableCommand {
         {
             throw ValidationError(conflict)
         }
+        if let diff, let refusal = OutputPaths.notReplaceable(output: diff, flag: "--diff") {
+            throw ValidationError(refusal)
+        }
     }
 
     func run() throws {

@@ -19,7 +19,10 @@ final class OutputPathTests: XCTestCase {
     }
 
     override func tearDown() {
-        for name in ["golden.png", "now.png", "link.png", "hard.png", "board.json", "font.ttf", "out.png", "t.jsonl"] {
+        for name in [
+            "golden.png", "now.png", "link.png", "hard.png", "board.json", "font.ttf", "out.png", "t.jsonl", "fifo.png",
+            "null.png",
+        ] {
             unlink("\(folder)/\(name)")
         }
         rmdir(folder)
@@ -58,6 +61,28 @@ final class OutputPathTests: XCTestCase {
         XCTAssertEqual(bytes(golden), before, "the golden image untouched")
         XCTAssertEqual(
             refusal(["compare", golden, now, "--diff", folder + "/out.png"]).status, 0, "a new file is fine")
+    }
+
+    /// The diff is written by renaming a new file over its path: a FIFO or a device (through a
+    /// symlink too; as root `/dev/null` itself) would be replaced by a PNG.
+    func testCompareRefusesADiffThatIsNotARegularFile() throws {
+        let golden = folder + "/golden.png"
+        let now = folder + "/now.png"
+        let red = PixelBuffer(width: 4, height: 4)
+        try PNGFile.write(red, to: golden)
+        try PNGFile.write(red, to: now)
+        mkfifo(folder + "/fifo.png", 0o644)
+        symlink("/dev/null", folder + "/null.png")
+        for (diff, what) in [
+            (folder + "/fifo.png", "a FIFO"), (folder + "/null.png", "a character device"), (folder, "a directory"),
+        ] {
+            let (status, message) = refusal(["compare", golden, now, "--diff", diff])
+            XCTAssertEqual(status, 64, diff)
+            XCTAssertTrue(message.contains("--diff \(diff) is \(what)"), message)
+        }
+        var status = stat()
+        XCTAssertEqual(lstat(folder + "/fifo.png", &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the FIFO stays")
     }
 
     func testRunRefusesATraceThatIsTheDeckOrTheFont() throws {

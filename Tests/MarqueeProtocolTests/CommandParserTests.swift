@@ -38,6 +38,50 @@ final class CommandParserTests: XCTestCase {
         }
     }
 
+    /// A whole number is read alike in every slot that takes one: `1e1` and `10.0` are 10 in a card
+    /// index, `S:I`, `section:S`, a section index and `scroll-by` rows as in `play cards N`; a
+    /// fraction, hexadecimal or a value past 2^53 is refused everywhere.
+    func testWholeNumbersInDecimalFormAreTakenInEverySlot() throws {
+        XCTAssertEqual(try command("scroll-by 1e1"), try command("scroll-by 10"))
+        XCTAssertEqual(try command("scroll-by 2.0"), .scrollBy(.rows(2), ScrollOptions()))
+        XCTAssertEqual(try command("scroll-by -3E0"), .scrollBy(.rows(-3), ScrollOptions()))
+        XCTAssertEqual(try command("play cards 2.0"), try command("play cards 2"))
+        XCTAssertEqual(try command("scroll-to 1e1"), .scrollTo(.card(10), ScrollOptions()))
+        XCTAssertEqual(try command("scroll-to 2.0:7e0"), .scrollTo(.sectionItem(section: 2, item: 7), ScrollOptions()))
+        XCTAssertEqual(try command("scroll-to section:1.0"), try command("scroll-to section:1"))
+        XCTAssertEqual(try command("delete 4.0"), .delete(.index(4)))
+        XCTAssertEqual(try command("delete-section 1e0"), .deleteSection(1))
+        XCTAssertEqual(
+            try command(#"insert-section 0.0 {"cards": []}"#), try command(#"insert-section 0 {"cards": []}"#))
+        for line in [
+            "scroll-by 2.5", "scroll-by 0x10", "scroll-by 1e20", "delete 1.5", "delete 1e-1", "scroll-to 2:0.5",
+            "delete-section 0x1", "play cards 2.5", "scroll-to 1e16",
+        ] {
+            XCTAssertNotNil(error(line), "accepted: \(line)")
+        }
+    }
+
+    /// An id with a space cannot be named (the id ends at the first space): the JSON error after
+    /// an `id:` word says so, and only there; valid lines are read as before.
+    func testTextAfterAnIDThatIsNotJSONSaysIDsAreOneWord() throws {
+        XCTAssertEqual(
+            error(#"update id:gate 4 {"body": "x"}"#),
+            #"update: the card is not valid JSON: line 1, column 3: unexpected text after the JSON value; a card id is one word: id:gate names "gate""#
+        )
+        XCTAssertEqual(
+            error(#"replace id:gate 4 {"id": "gate 4"}"#),
+            #"replace: the card is not valid JSON: line 1, column 3: unexpected text after the JSON value; a card id is one word: id:gate names "gate""#
+        )
+        XCTAssertEqual(
+            error(#"update id:gate {"body": "#),
+            "update: the card is not valid JSON: line 1, column 10: unexpected end of input")
+        XCTAssertEqual(
+            error(#"update 3 4 {"body": "x"}"#),
+            "update: the card is not valid JSON: line 1, column 3: unexpected text after the JSON value")
+        XCTAssertEqual(
+            try command(#"update id:gate-4 {"body": "x"}"#), .update(.id("gate-4"), CardPatch(body: "x")))
+    }
+
     /// Every bound of `cubic-bezier` is in the error, the y bound too: `(0,100,1,1)` is taken and
     /// `(0,1001,1,1)` refused, and the message says why.
     func testACubicBezierOutOfBoundsIsRefusedNamingEveryBound() throws {
