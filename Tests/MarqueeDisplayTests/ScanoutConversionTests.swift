@@ -96,8 +96,8 @@ final class ScanoutConversionTests: XCTestCase {
     }
 
     /// Quarter turns write whole 64-byte lines of each panel row where the buffer's lines fall,
-    /// frame rows before and after them in 4x4 blocks; unturned XRGB8888 rows without padding go
-    /// in one block copy. Every phase of the line grid (the buffer starting anywhere in a cache
+    /// frame rows before and after them in 4x4 blocks; unturned XRGB8888 rows are streamed where
+    /// they start on cache lines, else go in one block copy when unpadded. Every phase of the line grid (the buffer starting anywhere in a cache
     /// line, rows a multiple of 64 bytes, unpadded, or neither), over several bands and tiles,
     /// with bands of rows starting and ending anywhere, in every format and rotation.
     func testEveryRotationMatchesThePlainReferenceWhereverTheBufferStarts() {

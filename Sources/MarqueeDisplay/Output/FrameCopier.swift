@@ -32,9 +32,20 @@ public enum FrameCopier {
         }
         switch rotation {
         case .none where Encoding.self == XRGB8888Encoding.self:
-            // The frame's own format: the C library's copy, as one block when the rows are
-            // contiguous in both.
+            // The frame's own format. Rows that start on cache lines are streamed past the cache,
+            // sixteen pixels (one line) a step: scan-out memory is written once and read by the
+            // display, never by the processor (docs/architecture.md, "Unturned rows streamed too").
             let rowBytes = width &* 4
+            if StreamingStore.allowed(base: surface.base, bytesPerRow: surface.bytesPerRow) {
+                for y in rows {
+                    StreamingStore.copyRow(
+                        from: UnsafeRawPointer(source + y &* sourceStride), to: UnsafeMutableRawPointer(panelRow(y)),
+                        pixels: width)
+                }
+                StreamingStore.fence()
+                return
+            }
+            // Elsewhere the C library's copy, as one block when the rows are contiguous in both.
             if surface.bytesPerRow == rowBytes && sourceStride == width {
                 UnsafeMutableRawPointer(panelRow(rows.lowerBound)).copyMemory(
                     from: source + rows.lowerBound &* sourceStride, byteCount: rows.count &* rowBytes)

@@ -36,6 +36,25 @@ enum StreamingStore {
         }
     }
 
+    /// `pixels` 32-bit words from `from` to `to` (16-byte aligned), streamed a line (sixteen
+    /// words) a step, the last few stored one by one.
+    @inline(__always) static func copyRow(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, pixels: Int) {
+        let lines = pixels / 16 &* 64
+        var offset = 0
+        while offset < lines {
+            let a = from.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            let b = from.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            let c = from.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD4<UInt32>.self)
+            let d = from.loadUnaligned(fromByteOffset: offset &+ 48, as: SIMD4<UInt32>.self)
+            marquee_stream_u32x4_store(to + offset, a)
+            marquee_stream_u32x4_store(to + (offset &+ 16), b)
+            marquee_stream_u32x4_store(to + (offset &+ 32), c)
+            marquee_stream_u32x4_store(to + (offset &+ 48), d)
+            offset &+= 64
+        }
+        (to + lines).copyMemory(from: from + lines, byteCount: (pixels &- lines / 4) &* 4)
+    }
+
     /// Makes the streamed stores visible before the buffer is handed on.
     @inline(__always) static func fence() { marquee_stream_fence() }
 }
