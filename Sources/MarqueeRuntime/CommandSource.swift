@@ -40,6 +40,32 @@ final class CommandSource {
     }
 
     var pendingCount: Int { queue.count - queueHead }
+    /// The estimated memory of the lines read but not yet carried out (`estimatedBytes`).
+    private(set) var pendingBytes = 0
+
+    /// Lines waiting behind a held command are bounded by their decoded size as well as by their
+    /// count: 4,096 `update` lines of 56 KB behind one `wait 30` took 451 MB before. While a
+    /// source holds this much, or all sources together `sharedMaximumPendingBytes`, it is not read
+    /// and its writer waits on the pipe or socket; nothing is dropped. A source with nothing
+    /// pending is always read, so one client's backlog never stops another's commands.
+    static let maximumPendingBytes = 8 << 20
+    static let sharedMaximumPendingBytes = 64 << 20
+
+    /// Whether the session should read more from this source, given what all sources hold.
+    func wantsInput(allPendingBytes: Int) -> Bool {
+        guard isReading, pendingCount < 4096 else { return false }
+        return pendingCount == 0
+            || (pendingBytes < Self.maximumPendingBytes && allPendingBytes < Self.sharedMaximumPendingBytes)
+    }
+
+    /// A queued line's memory once decoded: a command as a batch counts its edits, a refused line
+    /// its text and its message.
+    static func estimatedBytes(_ line: DecodedLine, lineBytes: Int) -> Int {
+        switch line {
+        case .command(let command): OpenBatch.estimatedBytes(command, lineBytes: lineBytes)
+        case .invalid(let message): lineBytes + message.utf8.count + OpenBatch.bytesPerEdit
+        }
+    }
 
     /// True when nothing more will come from this source and everything it sent is answered.
     var isFinished: Bool { !isReading && pendingCount == 0 && hold == nil }
@@ -62,6 +88,7 @@ final class CommandSource {
         }
         for (line, bytes) in zip(scratch, decoder.takeLineBytes()) {
             queue.append((nextSeq, line, bytes))
+            pendingBytes += Self.estimatedBytes(line, lineBytes: bytes)
             nextSeq += 1
         }
     }
@@ -71,10 +98,12 @@ final class CommandSource {
         guard queueHead < queue.count, !output.isOverCap else {
             queue.removeAll(keepingCapacity: true)
             queueHead = 0
+            pendingBytes = 0
             return nil
         }
         let entry = queue[queueHead]
         queueHead += 1
+        pendingBytes -= Self.estimatedBytes(entry.line, lineBytes: entry.bytes)
         dropConsumedEntries()
         return entry
     }

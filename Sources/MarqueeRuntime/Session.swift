@@ -351,11 +351,12 @@ public final class Session {
             if let fd = (output.backend as? DisplayHotplug)?.hotplugDescriptor { watch(fd, POLLIN, .hotplugOf(output)) }
         }
         if let fd = seatDescriptor { watch(fd, POLLIN, .seat) }
+        let allPendingBytes = sources.reduce(0) { $0 + $1.pendingBytes }
         for source in sources {
             // Stop reading a source while a long backlog waits behind its `wait` (or standard
             // output's reader lags far behind): its writer is then pushed back by the pipe or
             // socket instead of Marquee buffering without bound.
-            var reads = source.isReading && source.pendingCount < 4096
+            var reads = source.wantsInput(allPendingBytes: allPendingBytes)
             if !source.isClient && source.output.pendingBytes > Self.standardInputPauseBytes { reads = false }
             let writes = source.output.wantsWritable
             if source.isClient {
