@@ -27,7 +27,10 @@ struct Compare: ParsableCommand {
     @Option(name: .customLong("max-differing"), parsing: .unconditional, help: "Percent of pixels that may mismatch.")
     var maxDiffering: Double = 0
 
-    @Option(help: "Write the actual image with mismatched pixels painted magenta to this PNG when they differ.")
+    @Option(
+        help:
+            "Write the actual image with mismatched pixels painted magenta to this PNG when they differ. Refused if it is one of the two images or exists and is not a regular file."
+    )
     var diff: String?
 
     func validate() throws {

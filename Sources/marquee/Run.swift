@@ -137,7 +137,10 @@ struct Run: ParsableCommand {
     @Option(help: "A font file used for all text instead of the deck's fontconfig fonts.")
     var font: String?
 
-    @Option(help: "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\").")
+    @Option(
+        help:
+            "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\"). Refused if it is the deck, a picture the deck shows or the file standard input is read from."
+    )
     var trace: String?
 
     @Option(
