@@ -21,7 +21,10 @@ fi
 STATUS2=$(ls /sys/class/drm/card*-Virtual-2/status 2>/dev/null | head -n 1)
 
 # A scroll on both outputs, traced: each trace on its own output's vblank grid at its own period,
-# offsets on the curve at each frame's target.
+# offsets on the curve at each frame's target. One lone timestamp off the grid, the next back on
+# it, is let pass per trace (check-trace.awk's glitches): two vblank timers under TCG on a loaded
+# host made one 0.83 ms late once in a CI run; frames timed by the other output's vblanks leave
+# the grid for good within a few frames, which still fails.
 two_outputs_scroll() { # MODE (atomic|legacy)
     mode=$1; name=drm-$mode-two-outputs
     if [ "$mode" = legacy ]; then export MARQUEE_DRM_NO_ATOMIC=1; else unset MARQUEE_DRM_NO_ATOMIC; fi
@@ -41,9 +44,9 @@ two_outputs_scroll() { # MODE (atomic|legacy)
     rm -f /tmp/outputs.in
     unset MARQUEE_DRM_NO_ATOMIC
     show $OUT/$name.log
-    first=$(awk -v duration=2 -v grid=0.0002 -f /tests/check-trace.awk $OUT/$name.jsonl)
+    first=$(awk -v duration=2 -v grid=0.0002 -v max_glitches=1 -f /tests/check-trace.awk $OUT/$name.jsonl)
     first_ok=$?
-    second=$(awk -v duration=2 -v grid=0.0002 -f /tests/check-trace.awk $OUT/$name.Virtual-2.jsonl)
+    second=$(awk -v duration=2 -v grid=0.0002 -v max_glitches=1 -f /tests/check-trace.awk $OUT/$name.Virtual-2.jsonl)
     second_ok=$?
     if [ $rc -ne 0 ]; then fail $name "marquee exited $rc: $(tail -1 $OUT/$name.log)"
     elif ! grep -q "Virtual-1 640x480@59.94 .*$mode modesetting" $OUT/$name.log; then fail $name "the log does not show Virtual-1 at 640x480, $mode"
