@@ -22,7 +22,11 @@ public struct CommandDecoder: Sendable {
                 endLine(into: &output)
             } else if discardingLongLine {
                 continue
-            } else if line.count >= Self.maximumLineBytes {
+            } else if line.count > Self.maximumLineBytes
+                || (line.count == Self.maximumLineBytes && byte != UInt8(ascii: "\r"))
+            {
+                // The limit is on the line without its end: a "\r" before the "\n" is let in one
+                // byte past it (a line that goes on after that "\r" is then over it).
                 discardingLongLine = true
                 line.removeAll(keepingCapacity: false)
             } else {

@@ -89,6 +89,36 @@ final class CommandDecoderTests: XCTestCase {
         XCTAssertTrue(message.contains("longer than 65536"))
     }
 
+    /// The limit is on the line itself: a line of exactly the limit is taken whether it ends in
+    /// "\n" or "\r\n" (CRLF used to be refused as one byte over), and one byte more is not.
+    func testALineOfExactlyTheLimitIsTakenWithEitherLineEnd() {
+        // `scroll-by 1` padded with spaces to the limit.
+        let exact = Array("scroll-by 1".utf8) + [UInt8](repeating: 0x20, count: CommandDecoder.maximumLineBytes - 11)
+        for end in ["\n", "\r\n"] {
+            for over in [0, 1] {
+                var decoder = CommandDecoder()
+                var output: [DecodedLine] = []
+                decoder.feed(exact + [UInt8](repeating: 0x20, count: over) + Array(end.utf8), into: &output)
+                let name = "\(exact.count + over) bytes ending \(end == "\n" ? "LF" : "CRLF")"
+                if over == 0 {
+                    XCTAssertEqual(output, [.command(.scrollBy(.rows(1), ScrollOptions()))], name)
+                } else {
+                    guard case .invalid(let message)? = output.first, output.count == 1 else {
+                        return XCTFail("\(name): \(output)")
+                    }
+                    XCTAssertTrue(message.contains("longer than 65536"), name)
+                }
+            }
+        }
+        // A "\r" at the limit that is not the line's end leaves the line over it.
+        var decoder = CommandDecoder()
+        var output: [DecodedLine] = []
+        decoder.feed(exact + Array("\rx\nquit\n".utf8), into: &output)
+        XCTAssertEqual(output.count, 2)
+        XCTAssertEqual(output.last, .command(.quit))
+        guard case .invalid = output.first else { return XCTFail("\(output)") }
+    }
+
     func testBadBytesAreErrors() {
         XCTAssertEqual(CommandDecoder.decode(line: [0x71, 0x00]), .invalid("line contains a NUL byte"))
         XCTAssertEqual(CommandDecoder.decode(line: [0x71, 0xFF]), .invalid("line is not valid UTF-8"))
