@@ -40,12 +40,33 @@ public struct PathPolicy: Sendable {
     public func checkRead(_ path: String) throws(RuntimeError) -> String {
         guard let root else { return path }
         guard let resolved = Self.realPath(path) else {
-            throw RuntimeError(Errno.current, "\(path)")
+            let failure = Errno.current
+            // A missing file outside is "outside" like one that exists: a controller must not
+            // learn which files exist outside the root from the two answers.
+            guard let found = Self.deepestExistingFolder(of: path), allowsRead(found, orIs: true) else {
+                throw outside(path)
+            }
+            throw RuntimeError(failure, "\(path)")
         }
-        guard Self.isInside(resolved, root) || readRoots.contains(where: { Self.isInside(resolved, $0) }) else {
-            throw outside(path)
-        }
+        guard allowsRead(resolved, orIs: false) else { throw outside(path) }
         return resolved
+    }
+
+    /// Whether the resolved `path` lies inside the root or a read root (or is one, with `orIs`).
+    private func allowsRead(_ path: String, orIs: Bool) -> Bool {
+        guard let root else { return true }
+        return ([root] + readRoots).contains { Self.isInside(path, $0) || (orIs && path == $0) }
+    }
+
+    /// The resolved folder nearest to `path` that exists: its parent, else the parent's parent...
+    static func deepestExistingFolder(of path: String) -> String? {
+        var folder = path
+        while true {
+            guard let slash = folder.lastIndex(of: "/") else { return realPath(".") }
+            folder = String(folder[..<slash])
+            if folder.isEmpty { return "/" }
+            if let resolved = realPath(folder) { return resolved }
+        }
     }
 
     /// A file to write: its folder must resolve inside the root, and the name must be a plain name

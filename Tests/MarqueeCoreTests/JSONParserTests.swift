@@ -27,6 +27,17 @@ final class JSONParserTests: XCTestCase {
         XCTAssertThrowsError(try JSONParser.parse([0x22, 0xFF, 0x22]), "invalid UTF-8")
     }
 
+    /// A number too large for a Double is quoted cut, as every other value in a problem is: a deck
+    /// of one 100,000-digit number printed a 100,071-character line.
+    func testANumberOutOfRangeIsQuotedCut() {
+        let digits = "1" + String(repeating: "0", count: 100_000)
+        XCTAssertThrowsError(try JSONParser.parse("{\"cardHeight\": \(digits)}")) {
+            let message = "\($0)"
+            XCTAssertTrue(message.contains("number out of range: 1000"), message)
+            XCTAssertLessThan(message.count, 200)
+        }
+    }
+
     func testNestingIsBounded() {
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         XCTAssertThrowsError(try JSONParser.parse(deep)) { XCTAssertTrue("\($0)".contains("nesting")) }

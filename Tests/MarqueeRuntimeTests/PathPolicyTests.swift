@@ -35,6 +35,25 @@ final class PathPolicyTests: XCTestCase {
         }
     }
 
+    /// A missing file outside the root gets the same answer as an existing one ("outside"), so
+    /// a controller cannot probe which files exist there; a missing file inside is "No such file".
+    func testAMissingFileOutsideIsOutsideToo() throws {
+        let policy = try PathPolicy(directory: root)
+        for path in [
+            outside + "/missing.png", "/etc/marquee-no-such-file", root + "/../secret/missing.png",
+            root + "/escape/missing.png", "/no-such-folder/x/y.png",
+        ] {
+            XCTAssertThrowsError(try policy.checkRead(path), path) {
+                XCTAssertTrue("\($0)".contains("is outside"), "\(path): \($0)")
+            }
+        }
+        for path in [root + "/missing.png", root + "/sub/missing.png", root + "/no-folder/missing.png"] {
+            XCTAssertThrowsError(try policy.checkRead(path), path) {
+                XCTAssertTrue("\($0)".contains("No such file"), "\(path): \($0)")
+            }
+        }
+    }
+
     func testWritesStayInside() throws {
         let policy = try PathPolicy(directory: root)
         XCTAssertEqual(try policy.checkWrite(root + "/sub/a.png"), root + "/sub/a.png")

@@ -385,7 +385,7 @@ public struct JSONReader: ~Copyable {
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             position = start
-            throw error("number out of range: \(text)")
+            throw error("number out of range: \(MessageText.clipped(text))")
         }
         return JSONNumber(value: value, text: text)
     }

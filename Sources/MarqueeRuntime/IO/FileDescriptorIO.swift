@@ -87,9 +87,17 @@ final class LineWriter {
 }
 
 /// Log lines on stderr, prefixed so they stand out from a script's own output.
+/// A message is one line whatever it quotes: its control characters are written as JSON escapes
+/// (a picture's path holding a line feed could otherwise print a line of its own, one that looks
+/// like Marquee's).
 public enum Log {
-    public static func info(_ message: String) { write("marquee: \(message)\n") }
-    public static func error(_ message: String) { write("marquee: error: \(message)\n") }
+    public static func info(_ message: String) { write("marquee: \(oneLine(message))\n") }
+    public static func error(_ message: String) { write("marquee: error: \(oneLine(message))\n") }
+
+    static func oneLine(_ message: String) -> String {
+        guard message.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return message }
+        return MessageText.clipped(message, limit: .max)
+    }
 
     private static func write(_ text: String) {
         var bytes = Array(text.utf8)
