@@ -283,6 +283,10 @@ public final class Renderer {
         nextRedraw = nil
         pendingImages.removeAll(keepingCapacity: true)
         isFadingInImages = false
+        // The pictures this frame looks up are pinned in the store: none is evicted to make room
+        // for another the same frame shows.
+        imageProvider?.beginFrame()
+        defer { imageProvider?.endFrame() }
         func resolved(_ card: Card, _ item: DisplayList.Item, overlay: Bool = false, ownTemplate: CardTemplate? = nil)
             -> CardContent?
         {

@@ -264,6 +264,90 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertLessThanOrEqual(store.statistics.cachedBytes, bound)
     }
 
+    /// Ten 200x200 boxes on screen (156 KiB each), each far below a 1 MiB cache but 1.5 MiB
+    /// together. Drawn frame after frame as a session does (a frame after each change): six are
+    /// shown and stay, the other four stay placeholders, nothing is decoded or evicted again, the
+    /// frames stop changing, and one failure names the MiB the screen needs. Then the screen
+    /// scrolls (six of them leave): the four and two new ones are shown. Before, the scaled
+    /// images evicted each other: every frame decoded again and none settled.
+    func testPicturesOnScreenNeedingMoreThanTheCacheTogetherSettle() throws {
+        let files = try ImageTestFiles()
+        let bound = 1 << 20
+        let store = try ImageStore(limits: ImageStoreLimits(cacheBytes: bound))
+        var requests: [ImageRequest] = []
+        for index in 0..<12 {
+            try writePNG(files.path("s\(index).png"), width: 300, height: 300, seed: index)
+            requests.append(ImageRequest(path: files.path("s\(index).png"), width: 200, height: 200, fit: .cover))
+        }
+        var time = 0.0
+        var failures: [ImageFailure] = []
+        /// One frame: every picture on screen looked up, as the renderer does.
+        func frame(_ screen: [ImageRequest]) -> [String] {
+            store.beginFrame()
+            defer { store.endFrame() }
+            time += 1.0 / 60
+            return screen.map { request in
+                switch store.image(for: request, now: time) {
+                case .pending: "pending"
+                case .failed: "placeholder"
+                case .ready(_, let readyAt): "ready \(readyAt)"
+                }
+            }
+        }
+        /// Frames until one is drawn with nothing pending and nothing changed after it (the
+        /// session then draws no more); the last frame's looks.
+        func settle(_ screen: [ImageRequest]) -> [String] {
+            let deadline = Date().addingTimeInterval(30)
+            while true {
+                let looks = frame(screen)
+                if !looks.contains("pending") {
+                    let changes = store.takeChanges()
+                    failures += changes.failures
+                    if changes.ready.isEmpty { return looks }
+                    continue
+                }
+                if Date() > deadline {
+                    XCTFail("still pending after 30 s: \(looks)")
+                    return looks
+                }
+                var descriptor = pollfd(fd: store.wakeUpDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 100)
+                failures += store.takeChanges().failures
+            }
+        }
+        let screen = Array(requests[0..<10])
+        let settled = settle(screen)
+        XCTAssertEqual(settled.filter { $0.hasPrefix("ready") }.count, 6, "\(settled)")
+        XCTAssertEqual(settled.filter { $0 == "placeholder" }.count, 4, "\(settled)")
+        let statistics = store.statistics
+        XCTAssertEqual(statistics.decodes, 6, "the four that do not fit are not decoded")
+        XCTAssertEqual(statistics.evictions, 0)
+        XCTAssertLessThanOrEqual(statistics.cachedBytes, bound)
+        // More frames of the same screen (a marquee beside it, say): the same looks, no decode,
+        // nothing changed, nothing more reported.
+        for _ in 0..<20 {
+            XCTAssertEqual(frame(screen), settled)
+            XCTAssertTrue(store.takeChanges().isEmpty)
+        }
+        XCTAssertEqual(store.statistics.decodes, 6)
+        XCTAssertEqual(store.statistics.evictions, 0)
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+        XCTAssertEqual(failures.first?.path, settled.firstIndex(of: "placeholder").map { screen[$0].path })
+        XCTAssertEqual(
+            failures.first?.error,
+            "the 10 pictures on screen need 1.5 MiB together, more than --image-cache (1 MiB): 4 of them are shown as placeholders; raise --image-cache"
+        )
+        // Scrolled: the six shown leave, the four placeholders stay and two come in. All six are
+        // shown (the six that left make room), and that is not reported again.
+        let shown = screen.indices.filter { settled[$0].hasPrefix("ready") }.map { screen[$0] }
+        let next = screen.filter { !shown.contains($0) } + requests[10..<12]
+        let scrolled = settle(next)
+        XCTAssertTrue(scrolled.allSatisfy { $0.hasPrefix("ready") }, "\(scrolled)")
+        XCTAssertEqual(store.statistics.decodes, 12)
+        XCTAssertLessThanOrEqual(store.statistics.cachedBytes, bound)
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+    }
+
     func testRequestsOfTheFrameGoBeforePrefetches() throws {
         let files = try ImageTestFiles()
         var ahead: [ImageRequest] = []

@@ -41,7 +41,9 @@ public enum ImageState {
     /// (seconds, the display link's clock) at which it became ready, for the fade-in.
     case ready(PixmanImage, readyAt: Double)
     /// Cannot be shown (missing, unreadable, not a regular file, corrupt, too large): draw the
-    /// placeholder for good. The message is one line, for the `image-failed` event.
+    /// placeholder for good. The message is one line, for the `image-failed` event. Also a picture
+    /// with no room in the cache beside the other pictures on screen: a placeholder until a frame
+    /// that asks for it finds room (`ImageStore`).
     case failed(String)
 }
 
@@ -53,4 +55,14 @@ public protocol ImageProviding: AnyObject {
     /// Queue decodings of images about to be shown (the cards just ahead in the scroll's
     /// direction), behind the ones a frame is waiting for.
     func prefetch(_ requests: [ImageRequest])
+    /// A frame starts looking its pictures up: what it and the frame before look up is pinned
+    /// (`ImageStore`).
+    func beginFrame()
+    /// Every picture of the frame begun has been looked up at least once.
+    func endFrame()
+}
+
+extension ImageProviding {
+    public func beginFrame() {}
+    public func endFrame() {}
 }

@@ -13,6 +13,13 @@ import MarqueeCore
 ///   its 300x200 thumbnail a quarter of it) and a new size is rare once a deck is laid out.
 /// - Scaled images stay in a cache of at most `cacheBytes`, evicting the least recently looked-up
 ///   first. An evicted image asked for again is decoded again.
+/// - The renderer marks its frames (`beginFrame()`, `endFrame()`): the pictures looked up in the
+///   frame being drawn or the one before are pinned, never evicted for another picture. A request
+///   whose room could only be made by evicting a pinned picture is not decoded: it is deferred
+///   (drawn as its placeholder, as a failure is) and looked at again each frame that asks for it,
+///   so it shows once the pictures on screen change. When the frame's own pictures need more than
+///   the cache, that is reported once for the run, as a failure naming the MiB they need. Without
+///   frames (the bench, tests of the cache alone) nothing is pinned.
 /// - A box larger than `--image-max-pixels` or the whole cache fails at once, reported (once per
 ///   file and limit, whatever the box sizes) as a file that cannot be shown is.
 /// - A file that cannot be shown fails for every size; it stays failed until it changes (a worker
@@ -75,6 +82,10 @@ public final class ImageStore: ImageProviding {
 
     public func prefetch(_ requests: [ImageRequest]) { work.prefetch(requests) }
 
+    public func beginFrame() { work.beginFrame() }
+
+    public func endFrame() { work.endFrame() }
+
     /// Whether `request` is queued or being decoded (without queueing it or marking it drawn).
     public func isPending(_ request: ImageRequest) -> Bool { work.isPending(request) }
 
@@ -102,7 +113,12 @@ public final class ImageStore: ImageProviding {
 /// The state the store and its workers share, behind one mutex; workers sleep on a condition
 /// variable while nothing is queued.
 final class ImageWork: @unchecked Sendable {
-    enum Phase { case queued, decoding, ready, failed }
+    enum Phase {
+        case queued, decoding, ready, failed
+        /// Not decoded (or its scaled image dropped) because the pictures pinned by the last two
+        /// frames leave no room for it: a placeholder until a frame asks and finds room.
+        case deferred
+    }
 
     struct Entry {
         var phase: Phase
@@ -114,6 +130,11 @@ final class ImageWork: @unchecked Sendable {
         var failure: String?
         /// The `now` of the first frame that looked the request up (`holdsFirstSight`).
         var firstLookUp: Double?
+        /// The last frame (`ImageWork.frame`) that looked it up; 0 for none.
+        var frame: UInt64 = 0
+
+        /// Whether it has or will have its scaled image in the cache.
+        var holdsRoom: Bool { phase == .ready || phase == .queued || phase == .decoding }
     }
 
     struct FailedFile {
@@ -148,7 +169,8 @@ final class ImageWork: @unchecked Sendable {
     private var newlyReady: Set<ImageRequest> = []
     private var cachedBytes = 0
     private var useClock: UInt64 = 0
-    private var counters = ImageStoreStatistics(cachedBytes: 0, cachedImages: 0, decodes: 0, scales: 0, evictions: 0)
+    private var counters = ImageStoreStatistics(
+        cachedBytes: 0, cachedImages: 0, decodes: 0, scales: 0, evictions: 0, deferrals: 0)
     private var stopping = false
     /// When failed files are next looked at again (CLOCK_MONOTONIC seconds).
     private var nextRecheck = 0.0
@@ -160,6 +182,18 @@ final class ImageWork: @unchecked Sendable {
         set { locked { firstSightHeld = newValue } }
     }
     private var firstSightHeld = false
+    /// The frame being drawn (`beginFrame()`), 0 before the first: then nothing is pinned.
+    private var frame: UInt64 = 0
+    /// Bytes of the requests that hold room (`Entry.holdsRoom`) last looked up in this frame and
+    /// in the one before: together, the room the pinned pictures take or will take.
+    private var demandNow = 0
+    private var demandLast = 0
+    /// This frame's distinct requests (but failed ones) and their bytes, and those deferred.
+    private var frameRequests = 0
+    private var frameNeed = 0
+    private var frameDeferred: [ImageRequest] = []
+    /// Whether the pictures on screen were reported as needing more than the cache (once a run).
+    private var roomReported = false
 
     init(limits: ImageStoreLimits) throws(ImageError) {
         self.limits = limits
@@ -210,6 +244,82 @@ final class ImageWork: @unchecked Sendable {
         return nil
     }
 
+    /// The room a request's scaled image takes: premultiplied ARGB, exactly its box.
+    private static func bytes(_ request: ImageRequest) -> Int { request.width * request.height * 4 }
+
+    /// Whether a frame that asked for `entry` is the one being drawn or the one before.
+    private func isPinned(_ entry: Entry) -> Bool { entry.frame > 0 && entry.frame + 1 >= frame }
+
+    /// Every change of an entry's phase or frame, and every removal, goes through here, so that
+    /// `demandNow` and `demandLast` stay the sums they are.
+    private func set(_ request: ImageRequest, _ entry: Entry?) {
+        account(entries[request], request, -1)
+        entries[request] = entry
+        account(entry, request, 1)
+    }
+
+    private func account(_ entry: Entry?, _ request: ImageRequest, _ sign: Int) {
+        guard let entry, entry.holdsRoom, entry.frame > 0 else { return }
+        if entry.frame == frame {
+            demandNow += sign * Self.bytes(request)
+        } else if entry.frame + 1 == frame {
+            demandLast += sign * Self.bytes(request)
+        }
+    }
+
+    /// Whether `request` fits in the cache beside what the pinned requests take or will take.
+    private func fitsBesidePinned(_ request: ImageRequest) -> Bool {
+        frame == 0 || demandNow + demandLast + Self.bytes(request) <= limits.cacheBytes
+    }
+
+    private static let deferredMessage = "no room in --image-cache beside the other pictures on screen"
+
+    func beginFrame() {
+        locked {
+            frame += 1
+            demandLast = demandNow
+            demandNow = 0
+            frameRequests = 0
+            frameNeed = 0
+            frameDeferred.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The frame's pictures have all been looked up. Deferred ones are reported once a run when
+    /// the frame's own pictures need more than the cache. Otherwise the room was held by the
+    /// frame before (a scroll's last frame still pins the pictures that just left): they are
+    /// handed back as changed, so a next frame is drawn and finds the room.
+    func endFrame() {
+        var signal = false
+        locked {
+            assert(demandNow + demandLast == recountedDemand(), "the pinned demand's sums drifted")
+            guard frame > 0, !frameDeferred.isEmpty else { return }
+            if frameNeed > limits.cacheBytes {
+                guard !roomReported else { return }
+                roomReported = true
+                // Tenths of a MiB, rounded.
+                let tenths = (frameNeed * 10 + (1 << 19)) >> 20
+                newFailures.append(
+                    ImageFailure(
+                        path: frameDeferred[0].path,
+                        error:
+                            "the \(frameRequests) pictures on screen need \(tenths / 10).\(tenths % 10) MiB together, more than --image-cache (\(limits.cacheBytes >> 20) MiB): \(frameDeferred.count) of them are shown as placeholders; raise --image-cache"
+                    ))
+            } else {
+                for request in frameDeferred { newlyReady.insert(request) }
+            }
+            signal = true
+        }
+        if signal { pipe.signal() }
+    }
+
+    /// `demandNow + demandLast` counted afresh (a check in debug builds).
+    private func recountedDemand() -> Int {
+        var sum = 0
+        for (request, entry) in entries where entry.holdsRoom && isPinned(entry) { sum += Self.bytes(request) }
+        return sum
+    }
+
     // MARK: The frame path
 
     func lookUp(_ request: ImageRequest, now: Double) -> ImageState {
@@ -221,9 +331,33 @@ final class ImageWork: @unchecked Sendable {
                 }
                 return .failed(failed.message)
             }
-            if let entry = entries[request] {
+            if var entry = entries[request] {
                 let firstLookUp = entry.firstLookUp ?? now
                 if entry.firstLookUp == nil { entries[request]!.firstLookUp = now }
+                if frame > 0, entry.frame != frame {
+                    // The first look-up in this frame: pinned from now on.
+                    entry.frame = frame
+                    entry.firstLookUp = firstLookUp
+                    set(request, entry)
+                    if entry.phase != .failed {
+                        frameRequests += 1
+                        frameNeed += Self.bytes(request)
+                    }
+                    // A deferred request is looked at again once a frame, at its first look-up
+                    // (the frame's description): the frame's later look-ups find what it found.
+                    if entry.phase == .deferred {
+                        if fitsBesidePinned(request) {
+                            entry.phase = .queued
+                            entry.urgent = true
+                            entry.firstLookUp = now
+                            set(request, entry)
+                            urgentQueue.append(request)
+                            pthread_cond_signal(condition)
+                        } else {
+                            frameDeferred.append(request)
+                        }
+                    }
+                }
                 switch entry.phase {
                 case .ready where firstSightHeld && firstLookUp >= now:
                     return .pending
@@ -235,6 +369,7 @@ final class ImageWork: @unchecked Sendable {
                     entries[request]!.readyAt = readyAt
                     return .ready(entry.image!, readyAt: readyAt)
                 case .failed: return .failed(entry.failure ?? "cannot be shown")
+                case .deferred: return .failed(Self.deferredMessage)
                 case .decoding: return .pending
                 case .queued:
                     if !entry.urgent {
@@ -246,7 +381,7 @@ final class ImageWork: @unchecked Sendable {
                 }
             }
             if let (limit, reason) = refusal(request) {
-                entries[request] = Entry(phase: .failed, failure: reason)
+                set(request, Entry(phase: .failed, failure: reason, frame: frame))
                 // A box too large for the limits is as lasting as a broken file: reported as one,
                 // once per file and limit (with the first box's size), however many cards, boxes
                 // and frames ask. An empty box shows nothing anyway and is not reported.
@@ -258,7 +393,17 @@ final class ImageWork: @unchecked Sendable {
                 }
                 return .failed(reason)
             }
-            entries[request] = Entry(phase: .queued, urgent: true, firstLookUp: now)
+            if frame > 0 {
+                frameRequests += 1
+                frameNeed += Self.bytes(request)
+                guard fitsBesidePinned(request) else {
+                    set(request, Entry(phase: .deferred, firstLookUp: now, frame: frame))
+                    frameDeferred.append(request)
+                    counters.deferrals += 1
+                    return .failed(Self.deferredMessage)
+                }
+            }
+            set(request, Entry(phase: .queued, urgent: true, firstLookUp: now, frame: frame))
             urgentQueue.append(request)
             pthread_cond_signal(condition)
             return .pending
@@ -277,16 +422,22 @@ final class ImageWork: @unchecked Sendable {
     func prefetch(_ requests: [ImageRequest]) {
         locked {
             var added = false
-            for request in requests where entries[request] == nil && failedFiles[request.path] == nil {
-                guard refusal(request) == nil else { continue }
-                entries[request] = Entry(phase: .queued)
+            for request in requests where failedFiles[request.path] == nil {
+                // A picture that could only be kept by evicting one the screen shows is not
+                // decoded ahead (each frame asks again; a deferred one, when it fits again).
+                guard entries[request] == nil || entries[request]?.phase == .deferred,
+                    refusal(request) == nil, fitsBesidePinned(request)
+                else { continue }
+                var entry = entries[request] ?? Entry(phase: .queued)
+                entry.phase = .queued
+                set(request, entry)
                 aheadQueue.append(request)
                 added = true
             }
             // The oldest prefetches are the furthest behind the scroll by now.
             while aheadQueue.count > limits.maximumPrefetches {
                 let old = aheadQueue.removeFirst()
-                if let entry = entries[old], entry.phase == .queued, !entry.urgent { entries[old] = nil }
+                if let entry = entries[old], entry.phase == .queued, !entry.urgent { set(old, nil) }
             }
             if added { pthread_cond_signal(condition) }
         }
@@ -327,8 +478,9 @@ final class ImageWork: @unchecked Sendable {
             failedFiles = [:]
             urgentQueue = []
             aheadQueue = []
-            for (request, entry) in entries where entry.phase == .queued || entry.phase == .failed {
-                entries[request] = nil
+            for (request, entry) in entries
+            where entry.phase == .queued || entry.phase == .failed || entry.phase == .deferred {
+                set(request, nil)
             }
             return entries.compactMap { $0.value.phase == .ready ? ($0.key, $0.value.identity) : nil }
         }
@@ -338,7 +490,7 @@ final class ImageWork: @unchecked Sendable {
             for (request, identity) in cached where identity != now[request.path] {
                 if let entry = entries[request], entry.phase == .ready, entry.identity == identity {
                     cachedBytes -= entry.image?.byteCount ?? 0
-                    entries[request] = nil
+                    set(request, nil)
                 }
             }
         }
@@ -459,7 +611,7 @@ final class ImageWork: @unchecked Sendable {
             for path in changed {
                 guard let file = failedFiles.removeValue(forKey: path) else { continue }
                 for request in file.requests where entries[request] == nil {
-                    entries[request] = Entry(phase: .queued)
+                    set(request, Entry(phase: .queued))
                     aheadQueue.append(request)
                 }
             }
@@ -490,23 +642,36 @@ final class ImageWork: @unchecked Sendable {
                 failedFiles[path] = FailedFile(identity: identity, message: error.message, requests: requests)
                 for (request, entry) in entries where request.path == path {
                     if entry.phase == .ready { cachedBytes -= entry.image?.byteCount ?? 0 }
-                    entries[request] = nil
+                    set(request, nil)
                 }
                 if reported.insert("\(path)\u{0}\(identity)").inserted {
                     newFailures.append(ImageFailure(path: path, error: error.message))
                 }
             case .success(let images):
-                for (request, result) in images where entries[request]?.phase == .decoding {
+                for (request, result) in images {
+                    guard var entry = entries[request], entry.phase == .decoding else { continue }
                     switch result {
                     case .failure(let error):
-                        entries[request] = Entry(phase: .failed, failure: error.message)
+                        set(request, Entry(phase: .failed, failure: error.message, frame: entry.frame))
                     case .success(let image):
                         counters.scales += 1
-                        makeRoom(for: image.byteCount)
+                        guard makeRoom(for: image.byteCount) else {
+                            // Kept, it would evict a picture a frame just drew. A pinned one is
+                            // handed back as changed: the next frame asks again and finds room
+                            // (the pictures on screen changed) or defers it.
+                            entry.phase = .deferred
+                            entry.urgent = false
+                            set(request, entry)
+                            if isPinned(entry) { newlyReady.insert(request) }
+                            counters.deferrals += 1
+                            continue
+                        }
                         cachedBytes += image.byteCount
-                        entries[request] = Entry(
-                            phase: .ready, image: image, identity: identity,
-                            firstLookUp: entries[request]?.firstLookUp)
+                        set(
+                            request,
+                            Entry(
+                                phase: .ready, image: image, identity: identity, firstLookUp: entry.firstLookUp,
+                                frame: entry.frame))
                         newlyReady.insert(request)
                     }
                 }
@@ -514,19 +679,27 @@ final class ImageWork: @unchecked Sendable {
         }
     }
 
-    /// Evicts the least recently looked-up images until `bytes` more fit in the cache. (A scan
-    /// per insertion: the cache holds hundreds of images, not millions.)
-    private func makeRoom(for bytes: Int) {
+    /// Evicts the least recently looked-up images that no frame pins until `bytes` more fit in
+    /// the cache; false, evicting nothing, when they cannot. (A scan per insertion: the cache
+    /// holds hundreds of images, not millions.)
+    private func makeRoom(for bytes: Int) -> Bool {
+        guard cachedBytes + bytes > limits.cacheBytes else { return true }
+        var evictable = 0
+        for (_, entry) in entries where entry.phase == .ready && !isPinned(entry) {
+            evictable += entry.image?.byteCount ?? 0
+        }
+        guard cachedBytes - evictable + bytes <= limits.cacheBytes else { return false }
         while cachedBytes + bytes > limits.cacheBytes {
             var oldest: (ImageRequest, UInt64)?
-            for (request, entry) in entries where entry.phase == .ready {
+            for (request, entry) in entries where entry.phase == .ready && !isPinned(entry) {
                 if oldest == nil || entry.lastUse < oldest!.1 { oldest = (request, entry.lastUse) }
             }
-            guard let (victim, _) = oldest else { return }
+            guard let (victim, _) = oldest else { return false }
             cachedBytes -= entries[victim]!.image!.byteCount
-            entries[victim] = nil
+            set(victim, nil)
             newlyReady.remove(victim)
             counters.evictions += 1
         }
+        return true
     }
 }

@@ -64,4 +64,7 @@ public struct ImageStoreStatistics: Sendable, Equatable {
     public var scales: Int
     /// Scaled images dropped to stay within the cache's bound.
     public var evictions: Int
+    /// Requests put off for want of room beside the pictures the last two frames showed: at
+    /// look-up (not decoded), or their scaled image dropped after decoding.
+    public var deferrals: Int
 }
