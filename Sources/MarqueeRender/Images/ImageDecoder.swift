@@ -143,6 +143,7 @@ public enum ImageDecoder {
             orientation.swapsAxes ? (decoder.height, decoder.width) : (decoder.width, decoder.height)
         let denominator = dctDenominator(picture: upright, fits: fits)
         let (width, height) = try decoder.prepare(denominator: denominator)
+        try decoder.limitMemory(pictureBytes: width * height * 4, maximumPixels: maximumPixels)
         let stored = try makeImage(width, height)
         try decoder.decode(into: stored)
         return orientation == .normal ? stored : try turn(stored, orientation)
@@ -220,12 +221,38 @@ private final class JPEGDecoder {
         return (Int(width), Int(height))
     }
 
+    /// A JPEG in several scans (progressive, or baseline with its components in separate scans)
+    /// is decoded through coefficient buffers for the whole picture at full size, whatever the
+    /// DCT scaling: 2 to 8 bytes a pixel besides the decoded picture (`pictureBytes`). Together
+    /// they may take what one original may, 4 bytes times `maximumPixels`; a file that needs more
+    /// fails here, before anything is allocated, and libjpeg is held to the rest of the budget
+    /// (`max_memory_to_use`, which libjpeg-turbo's memory manager enforces by failing), so the
+    /// bound holds even where this estimate were short.
+    func limitMemory(pictureBytes: Int, maximumPixels: Int) throws(ImageError) {
+        let budget = 4 * UInt64(max(maximumPixels, 0))
+        let coefficients = marquee_jpeg_coefficient_bytes(handle)
+        let needed = coefficients + UInt64(pictureBytes)
+        guard coefficients == 0 || needed <= budget else {
+            func mebibytes(_ bytes: UInt64) -> String {
+                let tenths = (bytes * 10 + 524_288) / 1_048_576
+                return "\(tenths / 10).\(tenths % 10) MiB"
+            }
+            throw ImageError(
+                "a \(width)x\(height) JPEG in several scans (progressive) needs \(mebibytes(needed)) to decode "
+                    + "(\(mebibytes(coefficients)) of DCT coefficients and the picture), more than the "
+                    + "\(mebibytes(budget)) of 4 bytes x --image-max-pixels")
+        }
+        marquee_jpeg_limit_memory(handle, budget > UInt64(pictureBytes) ? budget - UInt64(pictureBytes) : 0)
+    }
+
     func decode(into image: PixmanImage) throws(ImageError) {
         guard marquee_jpeg_decode(handle, image.pixels?.assumingMemoryBound(to: UInt8.self), image.stride) == 0
         else { throw failure() }
     }
 
+    /// Marquee's own limits (scans, memory) give their whole message; libjpeg's are prefixed.
     private func failure() -> ImageError {
-        ImageError("corrupt JPEG: \(String(cString: marquee_jpeg_message(handle)))")
+        let message = String(cString: marquee_jpeg_message(handle))
+        return ImageError(handle.pointee.refused != 0 ? message : "corrupt JPEG: \(message)")
     }
 }
