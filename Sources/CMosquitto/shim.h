@@ -189,10 +189,20 @@ static inline int marquee_mqtt_start(marquee_mqtt *m) {
     return rc;
 }
 
-/* Publishes one line at QoS 1 unless `cap` publications are already waiting for the broker.
- * Returns 0 when queued, 1 when dropped for the cap, or a libmosquitto error (negated). */
-static inline int marquee_mqtt_publish(marquee_mqtt *m, const char *topic, const void *payload, int length, int cap) {
-    if (atomic_load(&m->outstanding) >= cap) return 1;
+/* Publishes one line at QoS 1 unless too many publications already wait for the broker's
+ * acknowledgement: `away_cap` while the broker is not connected (they would pile up for as long
+ * as it is away), `connected_cap` while it is (then they only wait for this thread to send them
+ * and for the broker's acknowledgements, which come as fast as the broker takes them, so the one
+ * message of a thousand lines, or a batch, is answered whole). Returns 0 when queued, 1 when
+ * dropped for `away_cap`, 2 when dropped for `connected_cap`, or a libmosquitto error (negated). */
+static inline int marquee_mqtt_publish(marquee_mqtt *m, const char *topic, const void *payload, int length,
+                                       int away_cap, int connected_cap) {
+    int waiting = atomic_load(&m->outstanding);
+    if (atomic_load(&m->connected)) {
+        if (waiting >= connected_cap) return 2;
+    } else if (waiting >= away_cap) {
+        return 1;
+    }
     int rc = mosquitto_publish(m->mosq, NULL, topic, length, payload, 1, false);
     /* With QoS 1 a message is queued even when the connection is down (MOSQ_ERR_NO_CONN) and is
      * sent once it is back. */

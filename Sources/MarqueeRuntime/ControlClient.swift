@@ -10,6 +10,12 @@ import MarqueeProtocol
 /// not answered; with `reconnect` it waits for the socket (at start too) and sends those lines
 /// again, in order, before any new one. A command whose reply was lost may have been applied, so
 /// it may be applied twice: at least once, never silently dropped.
+///
+/// A Marquee serving `--max-clients` already answers a new connection with one error line that
+/// has no `seq` (`{"ok":false,"error":"too many clients (64)"}`) and closes it: that refusal is
+/// the answer to the connection, not to a line, so every line stays unanswered. Without
+/// `reconnect` it fails with exit status 2 ("marquee refused the connection: too many clients
+/// (64)"); with it, `send` tries again with the same backoff as for a missing socket.
 public enum ControlClient {
     /// The socket `marquee send` uses when none is given: `$MARQUEE_SOCKET`, else the path the
     /// deployment files use. Set but empty counts as unset, as the shell's `${VAR:-default}` does
@@ -32,6 +38,8 @@ public enum ControlClient {
         for command in commands { session.add(line: Array((command + "\n").utf8)) }
         var retryDelay = 0.1
         var waiting = false
+        /// The refusal that began the current run of refused connections (logged once).
+        var refusedWith: String?
         while true {
             let fd: Int32
             do {
@@ -40,6 +48,7 @@ public enum ControlClient {
                 guard reconnect else { throw error }
                 if !waiting { Log.info("\(error.message); waiting for it") }
                 waiting = true
+                refusedWith = nil
                 // Marquee is starting or restarting: keep trying, a little less often each time,
                 // up to every 2 s.
                 session.sleepReadingInput(seconds: retryDelay)
@@ -47,16 +56,38 @@ public enum ControlClient {
                 continue
             }
             if waiting {
-                Log.info("\(path): connected; sending the \(session.unansweredCount) line(s) not answered yet first")
+                let connected =
+                    "\(path): connected; sending the \(session.unansweredCount) line(s) not answered yet first"
+                // After a refusal, whether this connection is served shows only by its first
+                // reply (or another refusal): said then, not on every try.
+                if refusedWith == nil { Log.info(connected) } else { session.servedMessage = connected }
             }
             waiting = false
-            retryDelay = 0.1
             let outcome = session.run(on: fd)
             close(fd)
             switch outcome {
             case .finished:
                 return session.sawError ? 1 : 0
+            case .refused(let message):
+                guard reconnect else {
+                    throw RuntimeError(
+                        "\(path): marquee refused the connection: \(message) (with --reconnect, send tries again until it is served)"
+                    )
+                }
+                if refusedWith != message {
+                    Log.info(
+                        "\(path): marquee refused the connection: \(message); trying again, less often each time up to every 2 s"
+                    )
+                }
+                refusedWith = message
+                waiting = true
+                // Every line is still unanswered. Another client has to leave first: wait as for
+                // a missing socket, not at once (which would spin as fast as Marquee refuses).
+                session.sleepReadingInput(seconds: retryDelay)
+                retryDelay = min(retryDelay * 2, 2)
             case .lost:
+                refusedWith = nil
+                retryDelay = 0.1
                 let unanswered = session.unansweredCount
                 let what =
                     unanswered > 0
@@ -82,10 +113,17 @@ private struct ClientSession {
         case finished
         /// The connection ended (or failed) before that.
         case lost
+        /// Marquee answered the connection itself with an error line without `seq` (too many
+        /// clients) and closed it: no line was answered.
+        case refused(String)
     }
 
     private(set) var readsInput: Bool
     private(set) var sawError = false
+    /// Logged when the next reply comes (the connection is served, after refusals).
+    var servedMessage: String?
+    /// The error of a refusal read on this connection (a line with "ok" and no "seq").
+    private var refusal: String?
     /// Lines sent (or to send) that Marquee answers, oldest first, until their replies arrive.
     private var unanswered: [[UInt8]] = []
     private var firstUnanswered = 0
@@ -123,6 +161,7 @@ private struct ClientSession {
     mutating func run(on fd: Int32) -> Outcome {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         inFlight = 0
+        refusal = nil
         var outgoing: [UInt8] = []
         var outgoingOffset = 0
         var shutDown = false
@@ -157,17 +196,7 @@ private struct ClientSession {
             _ = SystemCall.poll(&descriptors, timeoutMilliseconds: -1)
             // Replies first: everything the socket has, before anything more is written.
             if descriptors[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
-                    if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
-                    if count <= 0 {
-                        printReplies(&replies)
-                        return unansweredCount == 0 && !readsInput ? .finished : .lost
-                    }
-                    replies += buffer[..<count]
-                    if count < buffer.count { break }
-                }
-                printReplies(&replies)
+                if let ended = readReplies(fd, into: &replies, buffer: &buffer) { return ended }
             }
             if descriptors.count > 1, descriptors[1].revents != 0 { readInput() }
             if outgoingOffset < outgoing.count, descriptors[0].revents & Int16(POLLOUT) != 0 {
@@ -177,10 +206,32 @@ private struct ClientSession {
                 if written > 0 {
                     outgoingOffset += written
                 } else if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-                    return .lost
+                    // Marquee closed the connection: what it wrote before (a refusal, the last
+                    // replies) is still there to read, and says why.
+                    var rest = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+                    _ = SystemCall.poll(&rest, timeoutMilliseconds: 0)
+                    return readReplies(fd, into: &replies, buffer: &buffer) ?? refusal.map { .refused($0) } ?? .lost
                 }
             }
         }
+    }
+
+    /// Reads what the socket has and prints the whole lines; the outcome when the connection
+    /// has ended, else nil.
+    private mutating func readReplies(_ fd: Int32, into replies: inout [UInt8], buffer: inout [UInt8]) -> Outcome? {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
+            if count <= 0 {
+                printReplies(&replies)
+                if let refusal { return .refused(refusal) }
+                return unansweredCount == 0 && !readsInput ? .finished : .lost
+            }
+            replies += buffer[..<count]
+            if count < buffer.count { break }
+        }
+        printReplies(&replies)
+        return nil
     }
 
     /// Waits `seconds` between attempts to connect, still taking lines from standard input (so
@@ -208,14 +259,26 @@ private struct ClientSession {
         }
     }
 
-    /// Prints each whole line; a reply (it has "ok") answers the oldest unanswered line. The
-    /// printed lines go to standard output in one write.
+    /// Prints each whole line; a reply (it has "ok" and "seq") answers the oldest unanswered
+    /// line. A line with "ok" but no "seq" answers the connection, not a line: Marquee refused it
+    /// (too many clients) and closes it; it is kept as `refusal`, not printed. The printed lines
+    /// go to standard output in one write.
     private mutating func printReplies(_ pending: inout [UInt8]) {
         var start = 0
-        var printed = 0
+        var printed: [UInt8] = []
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let reply = try? JSONParser.parse(Array(pending[start..<newline]))
+            if let reply, reply["ok"] != nil, reply["seq"] == nil {
+                if case .string(let error) = reply["error"] { refusal = error } else { refusal = "no reason given" }
+                start = newline + 1
+                continue
+            }
+            printed += pending[start...newline]
             if let ok = reply?["ok"] {
+                if let servedMessage {
+                    Log.info(servedMessage)
+                    self.servedMessage = nil
+                }
                 if case .bool(false) = ok { sawError = true }
                 if firstUnanswered < unanswered.count { firstUnanswered += 1 }
                 if inFlight > 0 { inFlight -= 1 }
@@ -225,10 +288,8 @@ private struct ClientSession {
                 }
             }
             start = newline + 1
-            printed = start
         }
-        guard printed > 0 else { return }
-        pending[..<printed].withUnsafeBytes { _ = SystemCall.writeAll(1, $0) }
-        pending.removeSubrange(..<printed)
+        if !printed.isEmpty { printed.withUnsafeBytes { _ = SystemCall.writeAll(1, $0) } }
+        pending.removeSubrange(..<start)
     }
 }

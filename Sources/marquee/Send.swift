@@ -5,9 +5,9 @@ struct Send: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send commands to a running marquee over its control socket and print the replies.",
         discussion: """
-            Each COMMAND is one protocol line (quote it). Without COMMANDs, every line of standard input is sent as it arrives, so that a feed can be piped in. Prints the replies and the events that arrive before the last reply: send 'wait idle' last to see a scroll's scroll-finished. Exits 1 if any reply is an error, 2 if the socket cannot be reached or the connection closes before every line was answered (or while standard input is still open), saying so on stderr.
+            Each COMMAND is one protocol line (quote it). Without COMMANDs, every line of standard input is sent as it arrives, so that a feed can be piped in. Prints the replies and the events that arrive before the last reply: send 'wait idle' last to see a scroll's scroll-finished. Exits 1 if any reply is an error, 2 if the socket cannot be reached, Marquee refuses the connection (it serves --max-clients already: "marquee refused the connection: too many clients (64)"), or the connection closes before every line was answered (or while standard input is still open), saying so on stderr.
 
-            With --reconnect, send waits for the socket instead (at start too), and once Marquee is back sends the lines that were not answered again, in order, before new ones: nothing is lost across a restart, but a command whose reply was lost may be applied twice.
+            With --reconnect, send waits for the socket instead (at start too; after a refusal too, trying again after 0.1 s, then less often up to every 2 s), and once Marquee is back sends the lines that were not answered again, in order, before new ones: nothing is lost across a restart, but a command whose reply was lost may be applied twice.
 
             Examples:
               marquee send 'scroll-to id:dep-4 duration=1' 'wait idle'

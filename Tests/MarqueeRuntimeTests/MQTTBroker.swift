@@ -25,7 +25,9 @@ final class MQTTBroker {
         }
     }
 
-    init(tls: Bool = false) throws {
+    /// `maxQueuedMessages`: mosquitto's `max_queued_messages`, the QoS 1 messages it queues for
+    /// each subscriber (1,000 by default, beyond which it drops them itself); 0 is no limit.
+    init(tls: Bool = false, maxQueuedMessages: Int? = nil) throws {
         try Self.requireInstalled()
         port = Self.freePort()
         directory = SessionHarness.scratch + "/broker-\(UInt32.random(in: 0...UInt32.max))"
@@ -39,6 +41,7 @@ final class MQTTBroker {
             persistence_location \(directory)/
 
             """
+        if let maxQueuedMessages { config += "max_queued_messages \(maxQueuedMessages)\n" }
         if tls {
             caFile = try Self.makeCertificates(in: directory)
             config += "cafile \(directory)/ca.pem\ncertfile \(directory)/server.pem\nkeyfile \(directory)/server.key\n"

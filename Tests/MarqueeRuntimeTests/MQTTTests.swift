@@ -193,6 +193,37 @@ final class MQTTTests: XCTestCase, SpawnsMarquee {
 }
 
 extension MQTTTests {
+    /// One message may carry thousands of lines (a batch of edits): with the broker connected,
+    /// every reply is published, the commit's too. Before, the cap meant for a broker that is
+    /// away (1,000 publications waiting for their acknowledgement) dropped replies 1,001 to
+    /// 1,202 and logged them as dropped "while the broker was away".
+    func testEveryReplyToAMessageOfThousandsOfLinesIsPublishedWhileConnected() throws {
+        // The broker itself queues at most 1,000 messages for a subscriber by default.
+        let broker = try MQTTBroker(maxQueuedMessages: 0)
+        let watcher = try broker.subscribe(["big/status", "big/reply"])
+        let marquee = try startMarquee(broker, prefix: "big")
+        XCTAssertTrue(eventually { watcher.payloads(on: "big/status").contains("online") }, broker.log)
+        let edits = (0..<1200).map { #"update \#($0 % 40) {"body": "v\#($0)"}"# }
+        try broker.publish("big/command", (["batch"] + edits + ["commit"]).joined(separator: "\n"))
+        let log = broker.directory + "/marquee-big.log"
+        XCTAssertTrue(
+            eventually(seconds: 20) { watcher.payloads(on: "big/reply").count >= 1202 },
+            "\(watcher.payloads(on: "big/reply").count) replies; \(SessionHarness.readFile(log))")
+        let replies = json(watcher.payloads(on: "big/reply"))
+        XCTAssertEqual(replies.count, 1202)
+        XCTAssertEqual(replies.map { $0["seq"] }, (1...1202).map { JSONValue.number(JSONNumber(Double($0))) })
+        XCTAssertEqual(replies.last?["ok"], .bool(true), "the commit is answered")
+        // A second message of 3,000 lines (before, 501 of its replies arrived).
+        try broker.publish("big/command", Array(repeating: "scroll-by 0px", count: 3000).joined(separator: "\n"))
+        XCTAssertTrue(
+            eventually(seconds: 30) { watcher.payloads(on: "big/reply").count >= 4202 },
+            "\(watcher.payloads(on: "big/reply").count) replies; \(SessionHarness.readFile(log))")
+        XCTAssertEqual(json(watcher.payloads(on: "big/reply")).last?["seq"], .number(4202))
+        XCTAssertFalse(SessionHarness.readFile(log).contains("dropped"), SessionHarness.readFile(log))
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(marquee.pid, &status, WNOHANG), 0, "Marquee is still running")
+    }
+
     func testTLSWithTheBrokersCAAndARefusalWithAnotherCA() throws {
         let broker = try MQTTBroker(tls: true)
         let caFile = try XCTUnwrap(broker.caFile)

@@ -15,10 +15,21 @@ final class MQTTLink {
     /// The read end of the pipe the network thread writes commands into (non-blocking).
     let commandDescriptor: Int32
     private let client: UnsafeMutablePointer<marquee_mqtt>
-    /// Publications waiting for the broker's acknowledgement, at most; beyond it replies and
-    /// events are dropped (and counted) rather than kept in memory while the broker is away.
+    /// Publications waiting for the broker's acknowledgement, at most, while the broker is away;
+    /// beyond it replies and events are dropped (and counted) rather than kept in memory for as
+    /// long as it is away.
     static let publicationCap = 1000
+    /// The same while the broker is connected: publications then wait only for the network thread
+    /// and the broker's acknowledgements, but one message may carry thousands of lines (a batch
+    /// of edits) whose replies are made faster than they are acknowledged. Far above one such
+    /// message, so none is dropped while connected; still a bound (with replies of tens of bytes,
+    /// about 10 MB in libmosquitto's queue; error replies are at most 2 KiB), and below the 65,535
+    /// message ids libmosquitto numbers QoS 1 publications with, so no two waiting share one.
+    static let connectedPublicationCap = 50_000
     private var dropped = 0
+    /// Whether the drops counted in `dropped` began while the broker was connected (it then took
+    /// replies slower than they were made) rather than away.
+    private var droppedWhileConnected = false
 
     init(_ given: MQTTSettings) throws(RuntimeError) {
         var settings = given
@@ -80,18 +91,27 @@ final class MQTTLink {
     func publish(_ line: [UInt8], event: Bool) {
         let topic = event ? settings.eventTopic : settings.replyTopic
         let result = line.withUnsafeBytes { bytes in
-            marquee_mqtt_publish(client, topic, bytes.baseAddress, Int32(bytes.count), Int32(Self.publicationCap))
+            marquee_mqtt_publish(
+                client, topic, bytes.baseAddress, Int32(bytes.count), Int32(Self.publicationCap),
+                Int32(Self.connectedPublicationCap))
         }
         switch result {
         case 0:
             if dropped > 0 {
-                Log.info("mqtt: publishing again; \(dropped) replies and events were dropped while the broker was away")
+                let why =
+                    droppedWhileConnected
+                    ? "while \(Self.connectedPublicationCap) waited for the broker's acknowledgement (it took them slower than they were made)"
+                    : "while the broker was away"
+                Log.info("mqtt: publishing again; \(dropped) replies and events were dropped \(why)")
                 dropped = 0
             }
-        case 1:
+        case 1, 2:
             if dropped == 0 {
+                droppedWhileConnected = result == 2
                 Log.error(
-                    "mqtt: \(Self.publicationCap) replies and events wait for the broker; more are dropped until it takes them"
+                    result == 2
+                        ? "mqtt: \(Self.connectedPublicationCap) replies and events wait for the broker's acknowledgement; more are dropped until it takes them"
+                        : "mqtt: \(Self.publicationCap) replies and events wait for the broker; more are dropped until it takes them"
                 )
             }
             dropped += 1
