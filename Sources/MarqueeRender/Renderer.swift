@@ -181,6 +181,9 @@ public final class Renderer {
         return created
     }
 
+    /// The bytes of the glyphs kept (`GlyphBudget`), and its budget (for the tests).
+    var glyphCacheBytes: Int { library.glyphCache.bytes }
+    var glyphCacheBudgetBytes: Int { library.glyphCache.budgetBytes }
     /// Glyphs rasterized so far by the current style's faces.
     public var rasterizedGlyphCount: Int { fonts?.rasterizedGlyphCount ?? 0 }
     /// Image elements drawn as their placeholder because their picture was still being decoded
@@ -265,6 +268,9 @@ public final class Renderer {
         runMapsBuiltThisFrame = 0
         frameNumber &+= 1
         colors.frame = frameNumber
+        // Glyphs looked up until now may be evicted; this frame's stay while it is drawn, in
+        // every band (`GlyphBudget`).
+        library.glyphCache.nextFrame()
         rastersMadeBeforeFrame = cache.rasterizedCount
         frameRasters.removeAll(keepingCapacity: true)
         planInteriors(list, deck: deck)

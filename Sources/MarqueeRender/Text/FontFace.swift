@@ -2,11 +2,12 @@ import CFreeType
 import CHarfBuzz
 import CPixman
 
-/// One font file at one pixel size: an `FT_Face` that rasterizes glyphs (each once, kept for the
-/// face's lifetime) and a HarfBuzz font over the same file that shapes text. A face opened by a
-/// `FontSet` also knows where to find characters it lacks (`FontFallback`), and keeps the faces it
-/// borrowed them from, numbered from 1 (`face(numbered:)`), so a laid-out glyph names its face
-/// with a small number instead of a reference.
+/// One font file at one pixel size: an `FT_Face` that rasterizes glyphs (each once, kept while the
+/// library's glyph budget allows: `GlyphBudget`) and a HarfBuzz font over the same file that
+/// shapes text. A face opened by a `FontSet` also knows where to find characters it lacks
+/// (`FontFallback`), and keeps the faces it borrowed them from, numbered from 1
+/// (`face(numbered:)`), so a laid-out glyph names its face with a small number instead of a
+/// reference.
 public final class FontFace {
     public let path: String
     /// The face's index within its file (a `.ttc` collection holds several).
@@ -19,6 +20,8 @@ public final class FontFace {
     /// emoji font); 1 for scalable fonts. Glyph images and bearings are multiplied by it.
     public let bitmapScale: Double
     let library: FreeTypeLibrary
+    /// The glyph budget of the library's faces (this one's and its fallback faces').
+    var glyphCache: GlyphBudget { library.glyphCache }
     let face: FT_Face
     /// `hb_font_t`, scaled to 1/64 px so that positions keep FreeType's fixed-point precision.
     let harfBuzzFont: OpaquePointer
@@ -34,9 +37,9 @@ public final class FontFace {
         return table
     }()
     private let glyphs: GlyphTable
-    /// pixman's glyph cache (copies of the masks drawn through a colour), so that a line's
-    /// glyphs go to pixman in one call (`TextPainter.draw`), and the glyphs of the line being
-    /// drawn (storage kept from line to line).
+    /// pixman's glyph cache (copies of the masks drawn through a colour; the library's, shared by
+    /// its faces and counted in its glyph budget), so that a line's glyphs go to pixman in one call
+    /// (`TextPainter.draw`), and the glyphs of the line being drawn (storage kept from line to line).
     let pixmanGlyphs: OpaquePointer
     var glyphRun: [pixman_glyph_t] = []
     /// How many glyphs were rasterized (the cache's misses); tests check it never repeats work.
@@ -101,8 +104,8 @@ public final class FontFace {
         self.hasColor = hasColor
         self.bitmapScale = bitmapScale
         self.drawsColor = hasColor
-        glyphs = GlyphTable(glyphCount: Int(face.pointee.num_glyphs))
-        pixmanGlyphs = pixman_glyph_cache_create()
+        glyphs = GlyphTable(glyphCount: Int(face.pointee.num_glyphs), budget: library.glyphCache)
+        pixmanGlyphs = library.glyphCache.pixmanCache
     }
 
     /// The strike to draw `pixels` from: the smallest at least that large (shrinking keeps
@@ -120,7 +123,6 @@ public final class FontFace {
     }
 
     deinit {
-        pixman_glyph_cache_destroy(pixmanGlyphs)
         hb_buffer_destroy(harfBuzzBuffer)
         asciiGlyphIndex.deallocate()
         hb_font_destroy(harfBuzzFont)
@@ -201,7 +203,10 @@ public final class FontFace {
             || glyphIndex(forValue: scalar.value) != 0 || fallbackNumber(forMissing: scalar.value) != 0
     }
 
-    /// The glyph, rasterized on first use.
+    /// Whether the glyph at `index` is rasterized and kept now (for the tests; not a use).
+    func keepsGlyph(_ index: UInt32) -> Bool { glyphs.contains(index) }
+
+    /// The glyph, rasterized on first use (and again after the glyph budget let it go).
     public func glyph(_ index: UInt32) -> Glyph {
         if let glyph = glyphs[index] { return glyph }
         let glyph = rasterize(index)
@@ -233,7 +238,7 @@ public final class FontFace {
     static let blendedTablesLimit = 4
 
     /// The glyph's mask, rasterized on first use, as plain values (no reference counted once the
-    /// glyph is in the table).
+    /// glyph is in the table; its bytes stay until the next frame at least: `GlyphBudget`).
     @inline(__always)
     func mask(_ index: UInt32) -> GlyphMask {
         if let mask = glyphs.mask(index) { return mask }

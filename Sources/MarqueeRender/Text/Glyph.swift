@@ -15,6 +15,9 @@ public final class Glyph {
     /// How far the pen moves, in pixels (fractional: hinted advances are whole pixels,
     /// but FreeType reports them in 1/64 px).
     public let advance: Double
+    /// Whether pixman's glyph cache was given a copy of the mask (`GlyphBudget.chargeCopy`): it
+    /// is counted in the budget and dropped from pixman's cache with the glyph.
+    var pixmanCopy = false
 
     init(mask: PixmanImage?, color: PixmanImage? = nil, bearingX: Int, bearingY: Int, advance: Double) {
         self.mask = mask
@@ -29,7 +32,7 @@ public final class Glyph {
 }
 
 /// A glyph's coverage mask as plain values (its bytes stay owned by the glyph's mask image, which
-/// its face keeps for its lifetime): what text drawn through a fill's table reads a glyph at,
+/// its face keeps at least until the next frame: `GlyphTable`, `GlyphBudget`): what text drawn through a fill's table reads a glyph at,
 /// without retaining and releasing the glyph and its image, which took about a tenth of a
 /// cards-1080p band's time (atomic reference counts; perf).
 struct GlyphMask {

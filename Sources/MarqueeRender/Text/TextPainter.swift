@@ -221,12 +221,17 @@ enum TextPainter {
             top = min(top, y)
             bottom = max(bottom, y + image.height)
             guard target.reaches(y: Int32(y), height: Int32(image.height)) else { return }
-            // A `Glyph` lives as long as the face (fallback faces included): its address is its key.
+            // A `Glyph`'s address is its key: the face's table drops pixman's copy with the glyph
+            // (`GlyphTable`), before the address can be another glyph's.
             let key = UnsafeMutableRawPointer(Unmanaged.passUnretained(glyph).toOpaque())
-            guard
-                let cached = pixman_glyph_cache_lookup(cache, nil, key)
-                    ?? pixman_glyph_cache_insert(cache, nil, key, 0, 0, image.handle)
-            else {
+            var found = pixman_glyph_cache_lookup(cache, nil, key)
+            if found == nil {
+                found = pixman_glyph_cache_insert(cache, nil, key, 0, 0, image.handle)
+                // Counted in the glyph budget (making room evicts no glyph of this frame: none
+                // of this run's).
+                if found != nil { face.glyphCache.chargeCopy(of: glyph) }
+            }
+            guard let cached = found else {
                 // pixman could not copy it (out of memory): drawn on its own, in its turn.
                 flush()
                 pixman_image_composite32(
