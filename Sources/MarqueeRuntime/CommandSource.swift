@@ -31,6 +31,13 @@ final class CommandSource {
     /// found in the batch, which makes the commit fail.
     var openBatch: OpenBatch?
     private(set) var isReading = true
+    /// A client whose socket reported POLLHUP or POLLERR: its peer closed the connection (a peer
+    /// that only shut down its sending side, as `marquee send` does, gives end of input, not this).
+    var peerHungUp = false
+
+    /// A client gone entirely: hung up, or a reply could not be written (EPIPE, ECONNRESET). Its
+    /// lines already read are carried out, but nothing it sent is waited for (Session+Clients).
+    var isGone: Bool { isClient && (peerHungUp || (!output.isOpen && !output.isOverCap)) }
 
     init(name: String, input: Int32, output: OutputQueue, isClient: Bool) {
         self.name = name

@@ -15,8 +15,15 @@ extension Session {
     /// The largest `--font` file accepted.
     static let fontMaximumBytes = 128 << 20
 
-    /// Clients that have hung up and been answered, or that went over their cap, are closed and
-    /// forgotten.
+    /// Clients that have hung up and been answered, that went over their cap, or that are gone
+    /// entirely (`isGone`) with a command held, are closed and forgotten.
+    ///
+    /// A client gone entirely is not waited for: its lines already read are carried out up to the
+    /// first that holds (`wait`, `snapshot`, `load`, `apply`), which is then dropped with
+    /// everything after it, so a `wait 86400` sent before a hang-up does not keep a slot of
+    /// `--max-clients` and a descriptor for a day. A `load` or `apply` still being read is
+    /// abandoned: its deck is not shown, and the next deck waiting is read once its thread ends.
+    /// A client that only shut down its sending side still gets every reply.
     func dropFinishedClients() {
         var dropped = false
         sources.removeAll { source in
@@ -25,9 +32,14 @@ extension Session {
                 Log.error(
                     "\(source.name): disconnected: it left more than \(RegularFile.mebibytes(Self.clientCapacity)) of replies unread"
                 )
-            } else if !source.isFinished {
+            } else if !source.isFinished && !(source.isGone && source.hold != nil) {
                 return false
             }
+            switch source.hold {
+            case .load(_, let load), .apply(_, let load): loader.done(load)
+            default: break
+            }
+            source.hold = nil
             source.output.flush()
             close(source.inputDescriptor)
             for (tag, owner) in tagOwners where owner.source === source { tagOwners[tag] = nil }
@@ -53,7 +65,9 @@ extension Session {
                 listenerPausedUntil = Self.monotonicNow() + 1
                 return
             }
-            let clients = sources.reduce(0) { $0 + ($1.isClient ? 1 : 0) }
+            // A client gone entirely is dropped in this pass or the next (once its lines read
+            // are carried out): it holds no place.
+            let clients = sources.reduce(0) { $0 + ($1.isClient && !$1.isGone ? 1 : 0) }
             guard clients < options.maxClients else {
                 refuse(client, "too many clients (\(options.maxClients))")
                 continue

@@ -51,6 +51,8 @@ extension Session {
             writeSnapshot(path, seq: seq, source)
         case .load(let seq, let load):
             guard let result = load.result else { return false }
+            // The next deck waiting (from any source) may be read now.
+            defer { loader.done(load) }
             do throws(RuntimeError) {
                 try replaceDeck(with: try result.get(), path: load.path, restartsPlayback: true)
                 source.reply(ok: seq, json: &json)
@@ -59,6 +61,7 @@ extension Session {
             }
         case .apply(let seq, let load):
             guard let result = load.result else { return false }
+            defer { loader.done(load) }
             do throws(RuntimeError) {
                 try applyDeck(
                     try result.get(), path: load.text == nil ? load.path : nil, precomputed: load.precomputed, seq: seq,
@@ -149,23 +152,24 @@ extension Session {
         case .snapshot(let path):
             source.hold = .snapshot(seq: seq, path: path)
         case .load(let path):
-            // Read and decoded on a thread; the reply comes when the deck is shown, and this
-            // source's later commands wait behind it as they do behind a `wait`.
+            // Read and decoded on the loader's thread, one deck at a time for all sources (queued
+            // behind the loads and applies asked for before); the reply comes when the deck is
+            // shown, and this source's later commands wait behind it as they do behind a `wait`.
             do throws(RuntimeError) {
-                source.hold = .load(seq: seq, try loader.start(try paths.checkRead(path)))
+                source.hold = .load(seq: seq, loader.queue(try paths.checkRead(path)))
             } catch {
                 source.reply(error: "load: " + error.message.replacingNewlines, seq: seq, json: &json)
             }
         case .apply(let deckSource):
-            // Read and decoded on a thread, like `load`; the source's later commands wait.
+            // Read and decoded on the loader's thread, queued like `load`; the source's later
+            // commands wait. The thread also finds the difference from the deck shown when it
+            // starts (a copy costs nothing until the scene changes it), so a big deck's diff is
+            // off the frame path.
             do throws(RuntimeError) {
-                // The thread also finds the difference from the deck shown now (a copy costs
-                // nothing until the scene changes it), so a big deck's diff is off the frame path.
-                let base = (scene.deck, scene.deckVersion)
                 switch deckSource {
                 case .file(let path):
-                    source.hold = .apply(seq: seq, try loader.start(try paths.checkRead(path), base: base))
-                case .json(let text): source.hold = .apply(seq: seq, try loader.start(text: text, base: base))
+                    source.hold = .apply(seq: seq, loader.queue(try paths.checkRead(path), findsDifference: true))
+                case .json(let text): source.hold = .apply(seq: seq, loader.queue(text: text))
                 }
             } catch {
                 source.reply(error: "apply: " + error.message.replacingNewlines, seq: seq, json: &json)

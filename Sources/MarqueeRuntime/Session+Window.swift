@@ -54,11 +54,7 @@ extension Session {
     /// `--watch` saw the deck file change: read it again, as SIGHUP does.
     func deckFileChanged() {
         guard let path = options.deckPath else { return }
-        do {
-            pendingReloads.append((try loader.start(path), "watch"))
-        } catch {
-            reloadFailed("watch", error)
-        }
+        pendingReloads.append((loader.queue(path), "watch"))
     }
 
     /// A reload that failed leaves the deck shown; the reason goes to stderr and the window title.

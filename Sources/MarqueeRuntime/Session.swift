@@ -9,7 +9,7 @@ import MarqueeRender
 /// One thread runs the loop: one `poll()` over the command sources (stdin and, with
 /// `--control-socket`, the listening socket and its clients), their outputs while replies wait,
 /// the signal descriptor, the deck loader's wake-up pipe and the display link's descriptor. Only
-/// deck files are read on other threads (`DeckLoader`). Each source's commands are queued in arrival order and applied one at a time;
+/// deck files are read on another thread (`DeckLoader`, one deck at a time for all sources). Each source's commands are queued in arrival order and applied one at a time;
 /// `wait` and `snapshot` hold that source's queue until their condition is met, so its replies
 /// stay in order and scripted runs on the virtual clock are deterministic.
 public final class Session {
@@ -195,6 +195,8 @@ public final class Session {
             try applyQueuedCommands()
             if quitting { break }
             dropFinishedClients()
+            // The next deck waiting is read once the one before is shown (or its client gone).
+            loader.startNext { (scene.deck, scene.deckVersion) }
             // On the virtual clock time stands still while a picture the last frame showed
             // unfinished is decoded, so the frame it first shows in, and its fade-in, are the same
             // however fast the machine decodes.
@@ -360,8 +362,11 @@ public final class Session {
             if !source.isClient && source.output.pendingBytes > Self.standardInputPauseBytes { reads = false }
             let writes = source.output.wantsWritable
             if source.isClient {
+                // Watched even with no events asked for: POLLHUP (the peer closed) and POLLERR
+                // always come, so a client gone while it waits is seen at once (a half-closed
+                // one, which still wants its replies, gives neither).
                 let events = (reads ? POLLIN : 0) | (writes ? POLLOUT : 0)
-                if events != 0 { watch(source.inputDescriptor, events, .source(source)) }
+                if events != 0 || !source.peerHungUp { watch(source.inputDescriptor, events, .source(source)) }
             } else {
                 if reads { watch(source.inputDescriptor, POLLIN, .source(source)) }
                 if writes { watch(source.output.fd, POLLOUT, .output(source)) }
@@ -394,6 +399,7 @@ public final class Session {
                 if source.isReading && revents & (POLLIN | POLLERR | POLLHUP) != 0 {
                     source.read(into: &readBuffer, scratch: &decoded)
                 }
+                if source.isClient && revents & (POLLERR | POLLHUP) != 0 { source.peerHungUp = true }
             }
         }
         watched.removeAll(keepingCapacity: true)  // a closed client's source is let go now
@@ -452,17 +458,14 @@ public final class Session {
             Log.info("SIGHUP: no --deck file to reload (showing the demo deck)")
             return
         }
-        do {
-            pendingReloads.append((try loader.start(path), "SIGHUP"))
-        } catch {
-            reloadFailed("SIGHUP", error)
-        }
+        pendingReloads.append((loader.queue(path), "SIGHUP"))
     }
 
     /// Shows the SIGHUP and `--watch` reloads that have been read, in order; a bad file leaves the current deck.
     private func applyFinishedReloads() {
         while let (load, cause) = pendingReloads.first, let result = load.result {
             pendingReloads.removeFirst()
+            defer { loader.done(load) }
             do throws(RuntimeError) {
                 try replaceDeck(with: try result.get(), path: load.path)
                 Log.info("\(cause): reloaded \(load.path)")
