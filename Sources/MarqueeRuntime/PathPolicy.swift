@@ -36,6 +36,9 @@ public struct PathPolicy: Sendable {
         root = resolved
     }
 
+    /// The resolved folders reads may come from, nil when unrestricted.
+    public var readableFolders: [String]? { root.map { [$0] + readRoots } }
+
     /// A file to read: it must exist and resolve inside the root.
     public func checkRead(_ path: String) throws(RuntimeError) -> String {
         guard let root else { return path }

@@ -136,8 +136,15 @@ public final class Session {
         loader = try DeckLoader()
         // After the signals are blocked: the store's threads inherit the mask, so SIGTERM and
         // SIGHUP still reach only the signalfd (a thread started before would take them and die).
+        // As `imageResolver` does (self is not whole yet): the --deck folder may hold its images.
+        var imagePolicy = paths
+        if let deckPath = options.deckPath {
+            imagePolicy = imagePolicy.allowingReads(in: ImagePaths.folder(of: deckPath))
+        }
         do {
-            images = try ImageStore(limits: options.imageLimits)
+            var limits = options.imageLimits
+            limits.readableFolders = imagePolicy.readableFolders
+            images = try ImageStore(limits: limits)
         } catch {
             throw RuntimeError(error.message)
         }
@@ -145,11 +152,6 @@ public final class Session {
         // On the virtual clock a picture first shows in the frame after the first that asks for
         // it, whatever the workers' speed (with `waitsForImages`: the same frames every run).
         images.holdsFirstSight = link.isVirtual
-        // As `imageResolver` does (self is not whole yet): the --deck folder may hold its images.
-        var imagePolicy = paths
-        if let deckPath = options.deckPath {
-            imagePolicy = imagePolicy.allowingReads(in: ImagePaths.folder(of: deckPath))
-        }
         renderer.imagePath = Self.imagePaths(deckPath: options.deckPath, policy: imagePolicy, store: images)
         furtherOutputs = try Self.makeFurtherOutputs(
             Array(backends.dropFirst()), deck: deck, first: renderer, clockOffset: scene.clockOffset, options: options)

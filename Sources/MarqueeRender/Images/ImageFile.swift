@@ -36,8 +36,10 @@ enum ImageFile {
 
     /// The whole file, or an error; `identity` is that of the file actually read (or of the
     /// failed `stat`).
-    static func read(_ path: String, maximumBytes: Int) -> (Result<[UInt8], ImageError>, Identity) {
-        let (opened, identity) = open(path, maximumBytes: maximumBytes)
+    static func read(_ path: String, maximumBytes: Int, within folders: [String]? = nil) -> (
+        Result<[UInt8], ImageError>, Identity
+    ) {
+        let (opened, identity) = open(path, maximumBytes: maximumBytes, within: folders)
         let fd: Int32
         switch opened {
         case .success(let descriptor): fd = descriptor
@@ -64,7 +66,9 @@ enum ImageFile {
 
     /// A descriptor open for reading on a regular file within the cap (the caller closes it), or
     /// why not; `identity` is that of the file opened (or of the failed `stat`).
-    static func open(_ path: String, maximumBytes: Int) -> (Result<Int32, ImageError>, Identity) {
+    static func open(_ path: String, maximumBytes: Int, within folders: [String]? = nil) -> (
+        Result<Int32, ImageError>, Identity
+    ) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = Errno.current
@@ -78,11 +82,28 @@ enum ImageFile {
             close(fd)
             return (.failure(failure), Identity(status))
         }
-        if let refusal = refusal(status, maximumBytes) {
+        if let refusal = refusal(status, maximumBytes) ?? outside(fd, folders) {
             close(fd)
             return (.failure(refusal), Identity(status))
         }
         return (.success(fd), Identity(status))
+    }
+
+    /// Why the file open on `fd` may not be read: where the kernel says it is (its
+    /// `/proc/self/fd` link, every symlink resolved as the open resolved them) is not inside one
+    /// of `folders`. The path was checked before it was opened; a folder on it swapped for a
+    /// symlink meanwhile would otherwise lead the read outside.
+    private static func outside(_ fd: Int32, _ folders: [String]?) -> ImageError? {
+        guard let folders else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        let opened = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        guard !folders.contains(where: { $0 == "/" ? opened.hasPrefix("/") : opened.hasPrefix($0 + "/") }) else {
+            return nil
+        }
+        return ImageError(
+            "it was opened outside the folders pictures may be read from (--restrict-paths): a folder on its path was changed after it was checked"
+        )
     }
 
     private static func refusal(_ status: stat, _ maximumBytes: Int) -> ImageError? {

@@ -510,7 +510,8 @@ final class ImageWork: @unchecked Sendable {
                 continue
             }
             let path = group[0].path
-            let (read, identity) = ImageFile.read(path, maximumBytes: limits.maximumFileBytes)
+            let (read, identity) = ImageFile.read(
+                path, maximumBytes: limits.maximumFileBytes, within: limits.readableFolders)
             let outcome: Result<[ImageRequest: Result<PixmanImage, ImageError>], ImageError>
             switch read {
             case .failure(let error): outcome = .failure(error)

@@ -15,6 +15,10 @@ public struct ImageStoreLimits: Sendable, Equatable {
     /// How often failed files are looked at again (one `stat` each on a worker); a file that
     /// changed (fixed, or copied in late) is then decoded again.
     public var recheckSeconds: Double
+    /// With `--restrict-paths`, the folders a picture may be read from (resolved); nil for any.
+    /// Paths are checked when they are resolved; this checks the file actually opened, so a
+    /// folder swapped for a symlink after the check cannot lead a read outside.
+    public var readableFolders: [String]? = nil
 
     public static let defaultCacheMegabytes = 64
     public static let defaultMaximumPixels = 40_000_000
