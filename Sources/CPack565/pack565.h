@@ -181,12 +181,67 @@ MARQUEE_PACK565_HOT static inline void marquee_pack565_row(
     }
 }
 
+/* Whole cache lines out of a quarter turn into rows that start on 16 bytes but not on 64 (fbdev's
+ * RGB565 rows at 1080 pixels are 2160 bytes): there a line step's 64 bytes for a panel row straddle
+ * two cache lines, and stores that fill part of a cache line make the processor read it from
+ * memory first, to own it (the turn's band copies took twice as long as into rows padded to whole
+ * lines). So each panel row keeps the last line it was given (`slot`, 64 bytes), and the cache
+ * line that line shares with the next band's is written whole, from both, once the next band's
+ * line is there: streamed past the cache, as the aligned lines are. `descending`: the next band
+ * lies at lower addresses (clockwise). `continuing`: the slot holds the previous band's line for
+ * this row; otherwise the line starts a run of bands, and the part of it the previous band would
+ * have completed is stored as it is. The part the next band completes stays in the slot until it
+ * does, or until `marquee_turn565_flush_line` stores it. A line that starts on a cache line is
+ * streamed at once and keeps nothing. `line` and `slot` start on 16 bytes. */
+static inline void marquee_turn565_store_carried(
+    char *line, const marquee_pack565_u16x8 words[4], char *slot, int continuing, int descending) {
+    unsigned before = (unsigned)(((uintptr_t)line & 63) >> 4); /* 16-byte pieces of its cache line before it */
+    marquee_pack565_u16x8 *old = (marquee_pack565_u16x8 *)slot;
+    if (before == 0) {
+        MARQUEE_UNROLL for (int p = 0; p < 4; p++) __builtin_nontemporal_store(words[p], (marquee_pack565_u16x8 *)line + p);
+        return;
+    }
+    unsigned split = 4 - before; /* the line's pieces in its first cache line */
+    if (continuing) {
+        /* The two lines side by side, the lower address first; the cache line between them is
+         * pieces split..<split + 4. */
+        marquee_pack565_u16x8 both[8];
+        MARQUEE_UNROLL for (int p = 0; p < 4; p++) {
+            both[p] = descending ? words[p] : old[p];
+            both[4 + p] = descending ? old[p] : words[p];
+        }
+        marquee_pack565_u16x8 *whole = (marquee_pack565_u16x8 *)(descending ? line + 16 * split : line - 16 * before);
+        for (unsigned p = 0; p < 4; p++) __builtin_nontemporal_store(both[split + p], whole + p);
+    } else if (descending) {
+        __builtin_memcpy(line + 16 * split, (const char *)words + 16 * split, 16 * before);
+    } else {
+        __builtin_memcpy(line, words, 16 * split);
+    }
+    MARQUEE_UNROLL for (int p = 0; p < 4; p++) old[p] = words[p];
+}
+
+/* The part of a run's last line that the next band would have completed (see
+ * `marquee_turn565_store_carried`), from its slot into the panel row, in ordinary stores. */
+static inline void marquee_turn565_flush_line(char *line, const char *slot, int descending) {
+    unsigned before = (unsigned)(((uintptr_t)line & 63) >> 4);
+    if (before == 0) return;
+    unsigned split = 4 - before;
+    if (descending) {
+        __builtin_memcpy(line, slot, 16 * split);
+    } else {
+        __builtin_memcpy(line + 16 * split, slot + 16 * split, 16 * before);
+    }
+}
+
 /* A quarter turn's line step for the 16-bit formats: four frame columns of 32 frame rows from
  * `from` (rows `stride` pixels apart) become one 64-byte line of each of four panel rows, `row0`
  * for the first column. Clockwise (`clockwise` nonzero) a panel row shows the frame rows bottom up.
  * Each 4x4 block is transposed in shuffles, each column's eight pixels converted at once, and each
  * panel row's line stored front to back, with streaming stores when `streaming` is nonzero (then
- * every row's line must start on 16 bytes). Written here rather than in Swift so that AVX2 can
+ * every row's line must start on 16 bytes). With `carry` (not NULL: 64 bytes for each of the four
+ * columns, the first column's first), the lines go through `marquee_turn565_store_carried`
+ * instead, `continuing` saying whether the slots hold the previous band's lines (`streaming` is
+ * then not looked at). Written here rather than in Swift so that AVX2 can
  * take eight columns a step (below), and this step is the fallback with the same layout: Swift's
  * generic step spilled most of its sixteen results to the stack, 0.38 ms a 1080p frame's band
  * copies against 0.35 for this one and 0.26 for the AVX2 one (docs/performance.md). */
@@ -194,7 +249,7 @@ typedef uint32_t marquee_turn565_u32x4 __attribute__((ext_vector_type(4), aligne
 
 MARQUEE_PACK565_HOT static inline void marquee_turn565_line(
     const uint32_t *from, long stride, int clockwise, int bgr, uint16_t *row0, uint16_t *row1, uint16_t *row2,
-    uint16_t *row3, int streaming) {
+    uint16_t *row3, int streaming, char *carry, int continuing) {
     uint16_t *const rows[4] = {row0, row1, row2, row3};
     marquee_pack565_u16x8 words[4][4]; /* [panel row][16-byte piece of its line] */
     MARQUEE_UNROLL for (int octet = 0; octet < 4; octet++) {
@@ -221,6 +276,11 @@ MARQUEE_PACK565_HOT static inline void marquee_turn565_line(
         int piece = clockwise ? 3 - octet : octet;
         MARQUEE_UNROLL for (int k = 0; k < 4; k++) words[k][piece] = marquee_pack565(columns[0][k], columns[1][k], bgr);
     }
+    if (carry) {
+        MARQUEE_UNROLL for (int k = 0; k < 4; k++)
+            marquee_turn565_store_carried((char *)rows[k], words[k], carry + 64 * k, continuing, clockwise);
+        return;
+    }
     MARQUEE_UNROLL for (int k = 0; k < 4; k++) {
         marquee_pack565_u16x8 *line = (marquee_pack565_u16x8 *)rows[k];
         MARQUEE_UNROLL for (int piece = 0; piece < 4; piece++) {
@@ -234,6 +294,52 @@ MARQUEE_PACK565_HOT static inline void marquee_turn565_line(
 }
 
 #if defined(MARQUEE_PACK565_AVX2)
+/* `marquee_turn565_store_carried` for a line held in two 256-bit registers (pieces 0-1 and 2-3):
+ * the cache line between two lines is taken from them by 128-bit lane moves, no trip through
+ * memory but the slot's. */
+__attribute__((target("avx2"))) static inline void marquee_turn565_store_carried_avx2(
+    char *line, __m256i low, __m256i high, char *slot, int continuing, int descending) {
+    unsigned before = (unsigned)(((uintptr_t)line & 63) >> 4);
+    if (before == 0) {
+        _mm256_stream_si256((__m256i *)line, low);
+        _mm256_stream_si256((__m256i *)line + 1, high);
+        return;
+    }
+    __m256i *old = (__m256i *)slot;
+    unsigned split = 4 - before;
+    if (continuing) {
+        /* The lower line's halves a0 a1, the upper one's b0 b1; the cache line between them is
+         * pieces split..<split + 4 of a0 a1 b0 b1, two pieces to a register. */
+        __m256i oldLow = _mm256_load_si256(old), oldHigh = _mm256_load_si256(old + 1);
+        __m256i a0 = descending ? low : oldLow, a1 = descending ? high : oldHigh;
+        __m256i b0 = descending ? oldLow : low, b1 = descending ? oldHigh : high;
+        __m256i first, second;
+        if (split == 1) {
+            first = _mm256_permute2x128_si256(a0, a1, 0x21);
+            second = _mm256_permute2x128_si256(a1, b0, 0x21);
+        } else if (split == 2) {
+            first = a1;
+            second = b0;
+        } else {
+            first = _mm256_permute2x128_si256(a1, b0, 0x21);
+            second = _mm256_permute2x128_si256(b0, b1, 0x21);
+        }
+        __m256i *whole = (__m256i *)(descending ? line + 16 * split : line - 16 * before);
+        _mm256_stream_si256(whole, first);
+        _mm256_stream_si256(whole + 1, second);
+        _mm256_store_si256(old, low);
+        _mm256_store_si256(old + 1, high);
+        return;
+    }
+    _mm256_store_si256(old, low);
+    _mm256_store_si256(old + 1, high);
+    if (descending) {
+        __builtin_memcpy(line + 16 * split, slot + 16 * split, 16 * before);
+    } else {
+        __builtin_memcpy(line, slot, 16 * split);
+    }
+}
+
 /* The line step eight frame columns at a time in AVX2's 256-bit registers, for processors that
  * have it (`marquee_pack565_avx2_usable()`): eight frame rows of eight columns are converted first
  * (a row's eight pixels in one register), packed two rows to a register, and the 16-bit words
@@ -243,7 +349,8 @@ MARQUEE_PACK565_HOT static inline void marquee_turn565_line(
  * so with `streaming` every line must start on 32 bytes. The panel row of frame column k is
  * `row0 + k * rowBytes` (rowBytes negative counter-clockwise). */
 MARQUEE_PACK565_HOT __attribute__((target("avx2"))) static inline void marquee_turn565_line8_avx2(
-    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming) {
+    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming, char *carry,
+    int continuing) {
     __m256i byteWeights, pairWeights;
     marquee_pack565_avx2_weights(bgr, &byteWeights, &pairWeights);
     __m256i columns[4][4]; /* [columns k and k + 4][16-byte piece of their lines] */
@@ -277,28 +384,37 @@ MARQUEE_PACK565_HOT __attribute__((target("avx2"))) static inline void marquee_t
     /* Each panel row's line as two 32-byte stores: its pieces joined in pairs across halves. */
     MARQUEE_UNROLL for (int k = 0; k < 8; k++) {
         __m256i *line = (__m256i *)(row0 + k * rowBytes);
+        __m256i halves[2];
         MARQUEE_UNROLL for (int half = 0; half < 2; half++) {
             __m256i first = columns[k & 3][2 * half], second = columns[k & 3][2 * half + 1];
             __m256i words = k >= 4 ? _mm256_permute2x128_si256(first, second, 0x31)
                                    : _mm256_permute2x128_si256(first, second, 0x20);
-            if (streaming) {
+            if (carry) {
+                halves[half] = words;
+            } else if (streaming) {
                 _mm256_stream_si256(line + half, words);
             } else {
                 _mm256_storeu_si256(line + half, words);
             }
         }
+        if (carry)
+            marquee_turn565_store_carried_avx2(
+                (char *)line, halves[0], halves[1], carry + 64 * k, continuing, clockwise);
     }
 }
 #endif
 
 /* Eight frame columns of 32 rows: the AVX2 step when `avx2` is nonzero (x86-64, and only if
  * `marquee_pack565_avx2_usable()` said so), otherwise two four-column steps. With `streaming`,
- * lines start on 32 bytes (QuarterTurn streams only into rows that start on cache lines). */
+ * lines start on 32 bytes (QuarterTurn streams only into rows that start on cache lines). With
+ * `carry` (64 bytes for each of the eight columns), lines go through the carried store
+ * (`marquee_turn565_store_carried`); they start on 16 bytes. */
 static inline void marquee_turn565_line8(
-    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming, int avx2) {
+    const uint32_t *from, long stride, int clockwise, int bgr, char *row0, long rowBytes, int streaming, char *carry,
+    int continuing, int avx2) {
 #if defined(MARQUEE_PACK565_AVX2)
     if (avx2) {
-        marquee_turn565_line8_avx2(from, stride, clockwise, bgr, row0, rowBytes, streaming);
+        marquee_turn565_line8_avx2(from, stride, clockwise, bgr, row0, rowBytes, streaming, carry, continuing);
         return;
     }
 #else
@@ -307,7 +423,8 @@ static inline void marquee_turn565_line8(
     for (int half = 0; half < 2; half++) {
         char *row = row0 + 4 * half * rowBytes;
         marquee_turn565_line(from + 4 * half, stride, clockwise, bgr, (uint16_t *)row, (uint16_t *)(row + rowBytes),
-                             (uint16_t *)(row + 2 * rowBytes), (uint16_t *)(row + 3 * rowBytes), streaming);
+                             (uint16_t *)(row + 2 * rowBytes), (uint16_t *)(row + 3 * rowBytes), streaming,
+                             carry ? carry + 4 * 64 * half : 0, continuing);
     }
 }
 #endif

@@ -2,7 +2,8 @@
  * every value of each channel (with the other channels random), then 16 million random pixels,
  * for RGB565 and BGR565; then whole rows through `marquee_pack565_row` (and every colour through
  * each of its steps) and turned lines through
- * `marquee_turn565_line`. Run by
+ * `marquee_turn565_line` and `marquee_turn565_line8`, stored at once or carried between bands.
+ * Run by
  * tools/check-cpack565 on each of the header's paths. */
 #include "pack565.h"
 #include <stdio.h>
@@ -106,7 +107,7 @@ int main(void) {
         for (int i = 0; i < 32 * 37; i++) block[i] = next();
         int clockwise = round & 1, bgr = (round >> 1) & 1, streaming = (round >> 2) & 1;
         for (int k = 0; k < 4; k++) panel[k][32] = 0xBEEF;
-        marquee_turn565_line(block + 1, 37, clockwise, bgr, panel[0], panel[1], panel[2], panel[3], streaming);
+        marquee_turn565_line(block + 1, 37, clockwise, bgr, panel[0], panel[1], panel[2], panel[3], streaming, 0, 0);
         linesChecked++;
         int bad = 0;
         for (int k = 0; k < 4; k++) {
@@ -130,9 +131,9 @@ int main(void) {
             for (int k = 0; k < 8; k++) panel8[k][32] = 0xBEEF;
             long rowBytes = sizeof panel8[0];
             if (clockwise)
-                marquee_turn565_line8(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming, avx2);
+                marquee_turn565_line8(block + 1, 37, 1, bgr, (char *)panel8[0], rowBytes, streaming, 0, 0, avx2);
             else
-                marquee_turn565_line8(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming, avx2);
+                marquee_turn565_line8(block + 1, 37, 0, bgr, (char *)panel8[7], -rowBytes, streaming, 0, 0, avx2);
             linesChecked++;
             int bad = 0;
             for (int k = 0; k < 8; k++) {
@@ -149,5 +150,60 @@ int main(void) {
         }
     }
     printf("  %lu of %lu turned lines wrong\n", linesWrong, linesChecked);
-    return wrong != 0 || rowsWrong != 0 || linesWrong != 0;
+
+    /* Lines carried between bands (`marquee_turn565_store_carried`): five bands of eight columns
+     * into panel rows 432 bytes apart (so rows start 0, 48, 32 and 16 bytes into a cache line, as
+     * fbdev's 2160-byte rows do), each way round, as one run or cut in two after the second band
+     * (flushed there, the next band starting afresh); then each row's last line flushed. Every
+     * pixel of the 160 turned rows must be in place and every other byte left as it was. */
+    enum { bands = 5, frameRows = 32 * bands, pitch = 432, start = 64 };
+    static uint32_t tall[frameRows * 9];
+    static char rows8[8 * pitch] __attribute__((aligned(64)));
+    static char slots[8 * 64] __attribute__((aligned(64)));
+    unsigned long carriedWrong = 0, carriedChecked = 0;
+    for (int avx2 = 0; avx2 <= marquee_pack565_avx2_usable(); avx2++) {
+        for (int round = 0; round < 400; round++) {
+            for (int i = 0; i < frameRows * 9; i++) tall[i] = next();
+            for (int i = 0; i < 8 * pitch; i++) rows8[i] = (char)0xAB;
+            int clockwise = round & 1, bgr = (round >> 1) & 1, cut = (round >> 2) & 1;
+            char *row0 = clockwise ? rows8 : rows8 + 7 * pitch;
+            long rowBytes = clockwise ? pitch : -pitch;
+            for (int band = 0; band < bands; band++) {
+                int continuing = band > 0 && !(cut && band == 2);
+                long offset = start + 2L * (clockwise ? frameRows - 32 * band - 32 : 32 * band);
+                if (cut && band == 2) {
+                    long last = start + 2L * (clockwise ? frameRows - 64 : 32); /* band 1's line */
+                    for (int k = 0; k < 8; k++)
+                        marquee_turn565_flush_line(row0 + k * rowBytes + last, slots + 64 * k, clockwise);
+                }
+                marquee_turn565_line8(tall + 32 * band * 9 + 1, 9, clockwise, bgr, row0 + offset, rowBytes, 0, slots,
+                                      continuing, avx2);
+                if (band == bands - 1)
+                    for (int k = 0; k < 8; k++)
+                        marquee_turn565_flush_line(row0 + k * rowBytes + offset, slots + 64 * k, clockwise);
+            }
+            carriedChecked++;
+            int bad = 0;
+            for (int k = 0; k < 8; k++) {
+                const char *row = row0 + k * rowBytes;
+                for (int byte = 0; byte < pitch; byte += 2) {
+                    uint16_t word;
+                    __builtin_memcpy(&word, row + byte, 2);
+                    int x = (byte - start) / 2;
+                    if (byte < start || x >= frameRows) {
+                        bad |= word != 0xABAB;
+                    } else {
+                        int y = clockwise ? frameRows - 1 - x : x;
+                        bad |= word != expected(tall[y * 9 + 1 + k], bgr);
+                    }
+                }
+            }
+            if (bad && carriedWrong++ < 5)
+                printf("  carried lines (%s) %s %s%s wrong\n", avx2 ? "AVX2" : "two steps",
+                       clockwise ? "clockwise" : "counter-clockwise", bgr ? "BGR565" : "RGB565",
+                       cut ? ", the run cut in two" : "");
+        }
+    }
+    printf("  %lu of %lu runs of carried lines wrong\n", carriedWrong, carriedChecked);
+    return wrong != 0 || rowsWrong != 0 || linesWrong != 0 || carriedWrong != 0;
 }

@@ -14,6 +14,8 @@ public final class BandScanout {
     public let frameSize: PixelSize
     private let memory: ScanoutMemory
     private let keys: [Key]
+    /// Lines held back between bands (16-bit quarter turns into rows off cache lines).
+    private let carry = TurnCarry()
     private var next = 0
     /// False until the first flip: nothing is on screen yet.
     private var flipped = false
@@ -37,10 +39,17 @@ public final class BandScanout {
     public var front: AnyObject? { flipped ? keys[(next + keys.count - 1) % keys.count] : nil }
 
     /// Copies `rows` of `frame` (only those rows are read: `frame` may be a band's view) into the
-    /// back buffer.
+    /// back buffer; `finishCopies()` completes the frame's copies.
     public func copy(_ frame: PixelBuffer, rows: Range<Int>) {
         let start = MonotonicClock.now()
-        FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation)
+        FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation, carry: carry)
+        copyMilliseconds += (MonotonicClock.now() - start) * 1000
+    }
+
+    /// Writes what the frame's last band copies held back (`TurnCarry`); timed with the copies.
+    public func finishCopies() {
+        let start = MonotonicClock.now()
+        carry.finish()
         copyMilliseconds += (MonotonicClock.now() - start) * 1000
     }
 
@@ -48,12 +57,14 @@ public final class BandScanout {
 
     /// The back buffer goes on screen; the other one is written next.
     public func flip() {
+        finishCopies()
         flipped = true
         next = (next + 1) % keys.count
     }
 
     /// The bytes of the buffer named `key` (for the tests' comparisons).
     public func bytes(of key: AnyObject) -> [UInt8] {
+        carry.finish()
         guard let index = keys.firstIndex(where: { $0 === key }) else { return [] }
         return memory.bytes(of: index)
     }

@@ -4,8 +4,14 @@ import MarqueeCore
 /// it to the panel's format on the way. Only the given logical rows are copied: scan-out memory is
 /// often write-combined (DRM dumb buffers) or sent over a slow bus (fbtft's deferred I/O), so
 /// every byte not written counts. The source is only read, the destination only written.
+///
+/// `carry`, for copiers that write a frame's bands one call each: quarter turns into 16-bit rows
+/// that do not start on cache lines hold part of each band's lines back until the next band
+/// (`TurnCarry`), and the caller calls its `finish()` before the buffer is shown.
 public enum FrameCopier {
-    static func copy(_ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation) {
+    static func copy(
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, carry: TurnCarry? = nil
+    ) {
         let panel = rotation.panelSize(ofLogical: frame.size)
         precondition(
             surface.width == panel.width && surface.height == panel.height,
@@ -13,16 +19,21 @@ public enum FrameCopier {
         )
         let rows = rows.clamped(to: 0..<frame.height)
         guard !rows.isEmpty else { return }
+        // Only quarter turns carry; anything held before is finished first.
+        if !rotation.swapsAxes { carry?.finish() }
         switch surface.format {
-        case .xrgb8888: copy(frame, rows: rows, to: surface, rotation: rotation, as: XRGB8888Encoding.self)
-        case .xbgr8888: copy(frame, rows: rows, to: surface, rotation: rotation, as: XBGR8888Encoding.self)
-        case .rgb565: copy(frame, rows: rows, to: surface, rotation: rotation, as: RGB565Encoding.self)
-        case .bgr565: copy(frame, rows: rows, to: surface, rotation: rotation, as: BGR565Encoding.self)
+        case .xrgb8888:
+            copy(frame, rows: rows, to: surface, rotation: rotation, carry: carry, as: XRGB8888Encoding.self)
+        case .xbgr8888:
+            copy(frame, rows: rows, to: surface, rotation: rotation, carry: carry, as: XBGR8888Encoding.self)
+        case .rgb565: copy(frame, rows: rows, to: surface, rotation: rotation, carry: carry, as: RGB565Encoding.self)
+        case .bgr565: copy(frame, rows: rows, to: surface, rotation: rotation, carry: carry, as: BGR565Encoding.self)
         }
     }
 
     private static func copy<Encoding: PixelEncoding>(
-        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, as _: Encoding.Type
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, carry: TurnCarry?,
+        as _: Encoding.Type
     ) {
         let source = UnsafePointer(frame.baseAddress)
         let sourceStride = frame.stride
@@ -103,9 +114,9 @@ public enum FrameCopier {
                 }
             }
         case .quarter:
-            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: true, as: Encoding.self)
+            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: true, carry: carry, as: Encoding.self)
         case .threeQuarters:
-            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: false, as: Encoding.self)
+            QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: false, carry: carry, as: Encoding.self)
         }
     }
 

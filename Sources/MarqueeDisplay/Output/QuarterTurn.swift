@@ -31,8 +31,11 @@ enum QuarterTurn {
     static let tileColumns = 128
 
     /// Copies frame rows `rows` (all columns) turned clockwise (`clockwise`) or counter-clockwise.
+    /// With `carry`, 16-bit lines that straddle cache lines are written a whole cache line at a
+    /// time, across bands and across calls (`TurnCarry`); the caller finishes the carry.
     static func copy<Encoding: PixelEncoding>(
-        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, clockwise: Bool, as _: Encoding.Type
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, clockwise: Bool, carry: TurnCarry?,
+        as _: Encoding.Type
     ) {
         let source = UnsafePointer(frame.baseAddress)
         let sourceStride = frame.stride
@@ -64,12 +67,28 @@ enum QuarterTurn {
         let lineRows = lineBytes / wordSize
         let firstLine = firstLineRow(
             from: rows.lowerBound, frameHeight: frameHeight, base: base, wordSize: wordSize, clockwise: clockwise)
+        // 16-bit rows that start on 16 bytes but not on cache lines (fbdev's 2160-byte rows at 1080
+        // pixels) carry each line's second cache line over to the next band, which completes it.
+        let carrying =
+            carry != nil && wordSize == 2 && !streaming && Int(bitPattern: base) % 16 == 0 && bytesPerRow % 16 == 0
+        let goesOn =
+            carrying && firstLine == rows.lowerBound
+            && carry!.continues(
+                base: base, bytesPerRow: bytesPerRow, clockwise: clockwise, frameWidth: frameWidth,
+                row: rows.lowerBound)
+        if !goesOn { carry?.finish() }
+        let slots: UnsafeMutablePointer<CChar>? =
+            carrying ? carry!.slots(columns: frameWidth).assumingMemoryBound(to: CChar.self) : nil
+        // Lines from this row on find the previous band's lines in the slots.
+        let runStart = goesOn ? Int.min : firstLine
+        var lastLineRow: Int?
 
         /// Frame rows top..<bottom, in tiles of columns: whole lines from `top` when `lines`,
         /// then 4x4 blocks, then single pixels.
         func band(_ top: Int, _ bottom: Int, lines: Bool) {
             let linesEnd = lines ? top &+ (bottom &- top) / lineRows &* lineRows : top
             let blocksEnd = linesEnd &+ (bottom &- linesEnd) / 4 &* 4
+            if linesEnd > top { lastLineRow = linesEnd &- lineRows }
             var left = 0
             while left < frameWidth {
                 let right = min(left &+ tileColumns, frameWidth)
@@ -127,7 +146,8 @@ enum QuarterTurn {
             marquee_turn565_line8(
                 source + (y &* sourceStride &+ x), sourceStride, clockwise ? 1 : 0, bgr,
                 (panelRow(x) + offset).assumingMemoryBound(to: CChar.self),
-                clockwise ? bytesPerRow : -bytesPerRow, streaming ? 1 : 0, avx2)
+                clockwise ? bytesPerRow : -bytesPerRow, streaming ? 1 : 0, slots.map { $0 + x &* 64 },
+                y > runStart ? 1 : 0, avx2)
         }
 
         /// Four frame columns from x, a line's frame rows from y: every panel row's line computed
@@ -151,7 +171,7 @@ enum QuarterTurn {
                     from, sourceStride, clockwise ? 1 : 0, bgr, row0.assumingMemoryBound(to: UInt16.self),
                     row1.assumingMemoryBound(to: UInt16.self),
                     row2.assumingMemoryBound(to: UInt16.self), row3.assumingMemoryBound(to: UInt16.self),
-                    streaming ? 1 : 0)
+                    streaming ? 1 : 0, slots.map { $0 + x &* 64 }, y > runStart ? 1 : 0)
             }
         }
 
@@ -163,7 +183,15 @@ enum QuarterTurn {
             band(top, bottom, lines: true)
             top = bottom
         }
-        if streaming { StreamingStore.fence() }
+        if carrying, let last = lastLineRow {
+            // The last lines' second halves wait for the next band, or for `finish()`.
+            carry!.hold(
+                TurnCarry.Held(
+                    base: base, bytesPerRow: bytesPerRow, clockwise: clockwise, frameWidth: frameWidth,
+                    lineColumns: frameWidth / 4 &* 4, lineOffset: panelX(last, lineRows) &* wordSize,
+                    endRow: last &+ lineRows))
+        }
+        if streaming || carrying { StreamingStore.fence() }
     }
 }
 

@@ -22,6 +22,9 @@ final class ScanoutDamage {
 
     /// Frames whose rows were marked changed without being hashed (`measure(_:bands:)`).
     private var unhashedFrames: UInt64 = 0
+    /// Lines held back between the bands of a copy (16-bit quarter turns into rows off cache
+    /// lines, as fbdev's 2160-byte RGB565 rows are).
+    private let carry = TurnCarry()
 
     init(rows: Int, buffers: Int) {
         frameHashes = [UInt64](repeating: 0, count: rows)
@@ -96,7 +99,8 @@ final class ScanoutDamage {
             // joined into a few bands (the closest first) rather than copied one thin strip each.
             var bands = RowBands()
             forEachChangedRun(inBuffer: index) { bands.insert($0) }
-            for band in bands { FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation) }
+            for band in bands { FrameCopier.copy(frame, rows: band, to: surface, rotation: rotation, carry: carry) }
+            carry.finish()
         } else {
             forEachChangedRun(inBuffer: index) { run in
                 FrameCopier.copy(frame, rows: run, to: surface, rotation: rotation)

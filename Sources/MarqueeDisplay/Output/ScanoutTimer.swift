@@ -17,6 +17,7 @@ public final class ScanoutTimer {
     private let memory: ScanoutMemory
     private var surfaces: [ScanoutSurface] { memory.surfaces }
     private var next = 0
+    private let carry = TurnCarry()
     /// False until the first present (DRM commits its first frame whatever changed).
     private var presented = false
     /// The kernel damage clips of the last present (none: nothing changed), as DRM would commit them.
@@ -55,8 +56,9 @@ public final class ScanoutTimer {
             }
             presented = true
             for band in rows.lacking(inBuffer: next) {
-                FrameCopier.copy(frame, rows: band, to: surfaces[next], rotation: rotation)
+                FrameCopier.copy(frame, rows: band, to: surfaces[next], rotation: rotation, carry: carry)
             }
+            carry.finish()
             rows.written(buffer: next)
             lastClips = DamageClips(frameRows: damage, frame: frameSize, rotation: rotation)
         }

@@ -7,7 +7,9 @@ enum StreamingStore {
     /// 16-byte offset is aligned, and the copies' 64-byte lines are whole cache lines). Rows that
     /// only start on 16 bytes (RGB565 at 1080 pixels, 2160 bytes) split each line over two cache
     /// lines, and streaming those halves measured slower than ordinary stores: the quarter turn
-    /// to RGB565 at 1080x1920, 0.288 against 0.268 ms (docs/performance.md).
+    /// to RGB565 at 1080x1920, 0.288 against 0.268 ms (docs/performance.md). There the quarter
+    /// turn carries lines between bands instead (`TurnCarry`), and streams the whole cache lines
+    /// that two bands' lines make.
     static func allowed(base: UnsafeMutableRawPointer, bytesPerRow: Int) -> Bool {
         Int(bitPattern: base) % 64 == 0 && bytesPerRow % 64 == 0
     }

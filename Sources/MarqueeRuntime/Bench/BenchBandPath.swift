@@ -34,6 +34,7 @@ final class BenchBandPath {
         let changed = try renderer.render(
             list, deck: deck, bandsFor: scanout.back, onScreen: scanout.front, through: band
         ) { frame, window in scanout.copy(frame, rows: window) }
+        scanout.finishCopies()
         if !changed.isEmpty { scanout.flip() }
         return changed
     }
