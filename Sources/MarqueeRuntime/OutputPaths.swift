@@ -20,10 +20,57 @@ public enum OutputPaths {
     /// Why `output` (given as `flag`) may not be written: the first of `inputs` it names, as a
     /// message; nil when it names none.
     public static func conflict(output: String, flag: String, inputs: [(what: String, path: String?)]) -> String? {
+        guard let (what, same) = input(namedBy: output, among: inputs) else { return nil }
+        return "\(flag) \(output) is \(what)\(same): writing it would replace it; name another file"
+    }
+
+    /// The first of `inputs` that `output` names: what it is, and its path in parentheses when the
+    /// two are spelled differently (empty when not); nil when it names none.
+    static func input(namedBy output: String, among inputs: [(what: String, path: String?)]) -> (
+        what: String, same: String
+    )? {
         for input in inputs {
             guard let path = input.path, sameFile(output, path) else { continue }
-            let same = path == output ? "" : " (\(path))"
-            return "\(flag) \(output) is \(input.what)\(same): writing it would replace it; name another file"
+            return (input.what, path == output ? "" : " (\(path))")
+        }
+        return nil
+    }
+
+    /// The files `run --trace trace` writes: `trace` itself (the first output's frames, `output`
+    /// nil), then one beside it for each further output, named after its connector
+    /// (`FurtherOutput.tracePath`: `t.jsonl` gives `t.HDMI-A-2.jsonl`).
+    public static func traceFiles(_ trace: String, furtherOutputs: [String]) -> [(output: String?, path: String)] {
+        [(nil, trace)] + furtherOutputs.map { ($0, FurtherOutput.tracePath(trace, output: $0)) }
+    }
+
+    /// Why the trace files of `run --trace trace` (`traceFiles`) may not be written, nil when
+    /// they may: each is emptied at start, so none may be one of `inputs` or the file open on
+    /// `inputDescriptor` (standard input, when given), and no two may be the same file (the
+    /// frames of two outputs would be mixed in one, each writer overwriting the other's lines).
+    /// A further output's file is named in the message, with the output it is for.
+    public static func traceConflict(
+        trace: String, furtherOutputs: [String], inputs: [(what: String, path: String?)],
+        inputDescriptor: Int32? = nil
+    ) -> String? {
+        let files = traceFiles(trace, furtherOutputs: furtherOutputs)
+        for (index, file) in files.enumerated() {
+            // "--trace t.jsonl is …", or "--trace t.jsonl: output HDMI-A-2 is traced to
+            // t.HDMI-A-2.jsonl, which is …".
+            let subject =
+                file.output.map { "--trace \(trace): output \($0) is traced to \(file.path), which" }
+                ?? "--trace \(trace)"
+            let remedy = file.output == nil ? "name another file" : "name another --trace file"
+            if let inputDescriptor, sameFile(file.path, descriptor: inputDescriptor) {
+                return "\(subject) is standard input (the commands): writing it would replace it; \(remedy)"
+            }
+            if let (what, same) = input(namedBy: file.path, among: inputs) {
+                return "\(subject) is \(what)\(same): writing it would replace it; \(remedy)"
+            }
+            for earlier in files[..<index] where earlier.path == file.path || sameFile(earlier.path, file.path) {
+                let other = earlier.output.map { "output \($0)'s trace \(earlier.path)" } ?? "the --trace file itself"
+                return
+                    "\(subject) is \(other)\(earlier.output == nil ? " (a link to it)" : ""): two outputs' frames would be mixed in one file; \(remedy)"
+            }
         }
         return nil
     }

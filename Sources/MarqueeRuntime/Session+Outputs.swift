@@ -146,7 +146,15 @@ extension Session {
             scene.clockOffset = clockOffset
             let name = FurtherOutput.name(of: backend)
             let trace = try options.tracePath.map { path throws(RuntimeError) in
-                try TraceWriter(path: FurtherOutput.tracePath(path, output: name))
+                // Checked against inputs before any trace was opened; again here against the trace
+                // files opened so far, which now exist (a dangling symlink to one of them would
+                // only have led somewhere once it was created).
+                if let conflict = OutputPaths.traceConflict(
+                    trace: path, furtherOutputs: outputs.map(\.name) + [name], inputs: [])
+                {
+                    throw RuntimeError(conflict, isUsage: true)
+                }
+                return try TraceWriter(path: FurtherOutput.tracePath(path, output: name))
             }
             Log.info("output \(name): the deck at \(backend.size), paced by its own vblanks")
             outputs.append(FurtherOutput(backend: backend, scene: scene, renderer: output, trace: trace))
@@ -156,20 +164,30 @@ extension Session {
 }
 
 extension Session {
-    /// The trace is emptied at start: it must not be the file standard input reads the commands
-    /// from, nor a picture the deck shows (`--deck`, `--font` and the MQTT files are refused with
-    /// the flags, before the deck is read). Checked before the display is opened.
-    static func checkTraceIsNoInput(_ options: RunOptions, deck: Deck) throws(RuntimeError) {
+    /// The trace files are emptied at start: neither `--trace` nor the file beside it of each
+    /// further output (`FurtherOutput.tracePath`, named after `furtherOutputs`, its connector) may
+    /// be the file standard input reads the commands from, the `--deck`, `--font` or an MQTT file,
+    /// or a picture the deck shows (`inputs`, from `traceInputs`), and no two of them may be the
+    /// same file. Checked before the display is opened with the connectors as `--connector` names
+    /// them, and again once it is open with the kernel's names, before any trace file is opened.
+    static func checkTraceIsNoInput(
+        _ options: RunOptions, inputs: [(what: String, path: String?)], furtherOutputs: [String]
+    ) throws(RuntimeError) {
         guard let trace = options.tracePath else { return }
-        if OutputPaths.sameFile(trace, descriptor: options.inputDescriptor) {
-            throw RuntimeError(
-                "--trace \(trace) is standard input (the commands): writing it would replace it; name another file",
-                isUsage: true)
-        }
-        if let conflict = OutputPaths.conflict(
-            output: trace, flag: "--trace", inputs: OutputPaths.pictures(of: deck, deckPath: options.deckPath))
+        if let conflict = OutputPaths.traceConflict(
+            trace: trace, furtherOutputs: furtherOutputs, inputs: inputs, inputDescriptor: options.inputDescriptor)
         {
             throw RuntimeError(conflict, isUsage: true)
         }
+    }
+
+    /// The files a trace must not be: those the flags name (the CLI refuses them too, before the
+    /// deck is read) and the pictures `deck` shows.
+    static func traceInputs(_ options: RunOptions, deck: Deck) -> [(what: String, path: String?)] {
+        guard options.tracePath != nil else { return [] }
+        return [
+            ("the --deck file", options.deckPath), ("the --font file", options.fontPath),
+            ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
+        ] + OutputPaths.pictures(of: deck, deckPath: options.deckPath)
     }
 }

@@ -103,7 +103,9 @@ public final class Session {
         if let path = options.deckPath { deck = try DeckFile.load(path) } else { deck = DemoDeck.make() }
         shownDeckPath = options.deckPath
         imageDeckPath = options.deckPath
-        try Self.checkTraceIsNoInput(options, deck: deck)
+        let traceInputs = Self.traceInputs(options, deck: deck)
+        try Self.checkTraceIsNoInput(
+            options, inputs: traceInputs, furtherOutputs: options.furtherOutputs.compactMap(\.connector))
         // Fonts first: a missing font must not cost the display a modeset and a restore.
         try Self.checkFontFile(options.fontPath)
         try Self.checkElementFonts(deck, fontPath: options.fontPath)
@@ -127,6 +129,10 @@ public final class Session {
             output: OutputQueue.standardOutput(options.outputDescriptor, capacity: Self.standardOutputCapacity),
             isClient: false)
         sources = [standardInput]
+        // The further outputs' traces are named after the connectors as the kernel names them
+        // (`--connector hdmi-a-2` drives HDMI-A-2): checked again, before any trace is emptied.
+        try Self.checkTraceIsNoInput(
+            options, inputs: traceInputs, furtherOutputs: backends.dropFirst().map(FurtherOutput.name(of:)))
         trace = try options.tracePath.map { path throws(RuntimeError) in try TraceWriter(path: path) }
         paths =
             try options.restrictPaths.map { directory throws(RuntimeError) in try PathPolicy(directory: directory) }

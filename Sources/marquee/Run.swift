@@ -139,7 +139,7 @@ struct Run: ParsableCommand {
 
     @Option(
         help:
-            "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\"). Refused if it is the deck, a picture the deck shows or the file standard input is read from."
+            "Write one JSON line per presented frame to this file (docs/protocol.md, \"Frame trace\"). Refused if it is the deck, the font, an MQTT file, a picture the deck shows or the file standard input is read from. With several --connector each further output is traced beside it (t.jsonl: t.HDMI-A-2.jsonl), held to the same; no two traces may be one file."
     )
     var trace: String?
 
@@ -251,10 +251,11 @@ struct Run: ParsableCommand {
         if watch, deck == nil {
             throw ValidationError("--watch reloads the --deck file; give one with --deck FILE")
         }
-        // The trace is truncated at start: it must not be a file the run reads.
+        // The trace is truncated at start, and so is the file beside it of each further output
+        // (`t.HDMI-A-2.jsonl`): none may be a file the run reads, nor two of them the same file.
         if let trace,
-            let conflict = OutputPaths.conflict(
-                output: trace, flag: "--trace",
+            let conflict = OutputPaths.traceConflict(
+                trace: trace, furtherOutputs: Array(connector.dropFirst()),
                 inputs: [
                     ("the --deck file", deck), ("the --font file", font), ("the --mqtt-ca file", mqtt.caFile),
                     ("the --mqtt-password-file", mqtt.passwordFile),

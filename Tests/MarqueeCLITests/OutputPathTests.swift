@@ -21,7 +21,7 @@ final class OutputPathTests: XCTestCase {
     override func tearDown() {
         for name in [
             "golden.png", "now.png", "link.png", "hard.png", "board.json", "font.ttf", "out.png", "t.jsonl", "fifo.png",
-            "null.png",
+            "null.png", "t.HDMI-A-2.jsonl", "t.DP-1.jsonl", "ca.pem",
         ] {
             unlink("\(folder)/\(name)")
         }
@@ -104,5 +104,41 @@ final class OutputPathTests: XCTestCase {
         XCTAssertEqual(TestFiles.read(deck), #"{"sections": []}"#)
         XCTAssertEqual(
             refusal(["run", "--backend", "software", "--deck", deck, "--trace", folder + "/t.jsonl"]).status, 0)
+    }
+
+    /// With several `--connector` each further output is traced beside `--trace`'s file, its
+    /// connector before the extension: that file naming the `--deck`, `--font` or an MQTT file (by
+    /// a symlink too) is refused with exit status 64, naming it and why, and the file is unchanged.
+    func testRunRefusesAFurtherOutputsTraceThatIsAnInput() throws {
+        let trace = folder + "/t.jsonl"
+        let deck = folder + "/t.HDMI-A-2.jsonl"
+        TestFiles.write(deck, #"{"sections": []}"#)
+        TestFiles.write(folder + "/ca.pem", "CA")
+        symlink(folder + "/ca.pem", folder + "/t.DP-1.jsonl")
+        let drm = ["run", "--backend", "drm", "--trace", trace, "--connector", "HDMI-A-1"]
+        for (flags, derived, what) in [
+            (["--connector", "HDMI-A-2", "--deck", deck], deck, "the --deck file"),
+            (["--connector", "HDMI-A-2", "--font", deck], deck, "the --font file"),
+            (
+                [
+                    "--connector", "HDMI-A-2", "--connector", "DP-1", "--mqtt", "mqtts://broker", "--mqtt-topic",
+                    "kiosk/1", "--mqtt-ca",
+                    folder + "/ca.pem",
+                ],
+                folder + "/t.DP-1.jsonl", "the --mqtt-ca file (\(folder)/ca.pem)"
+            ),
+        ] {
+            let (status, message) = refusal(drm + flags)
+            XCTAssertEqual(status, 64, "\(flags)")
+            let output = derived.split(separator: ".").dropLast().last!
+            XCTAssertTrue(
+                message.contains(
+                    "--trace \(trace): output \(output) is traced to \(derived), which is \(what): writing it would replace it; name another --trace file"
+                ), message)
+        }
+        XCTAssertEqual(TestFiles.read(deck), #"{"sections": []}"#)
+        XCTAssertEqual(TestFiles.read(folder + "/ca.pem"), "CA")
+        XCTAssertEqual(
+            refusal(drm + ["--connector", "DSI-1", "--deck", deck]).status, 0, "another connector's trace is fine")
     }
 }
