@@ -21,28 +21,24 @@ extension ControlSocketTests {
 
     func testFramesAndOtherClientsGoOnWhileADeckLoads() throws {
         let deck = Self.slowDeck
-        let server = try startServer()
-        defer {
-            kill(server.pid, SIGTERM)
-            _ = exitStatus(server)
-        }
         // The picture workers are threads too: the loader's is one more than those.
-        let idleThreads = try readyThreadCount(server)
-        send(server, "load \(deck)\nscroll-to id:c399999 duration=0\n")
-        XCTAssertTrue(eventually { threadCount(server) > idleThreads }, "the deck is being read on a thread")
-        // Another controller scrolls to the end and waits for it: every frame of that scroll is
-        // presented while the load goes on.
-        let other = try connect(sending: "scroll-to end duration=0.3\nwait idle\n")
-        let otherLines = lines(other, count: 3)
-        XCTAssertEqual(otherLines.last?["seq"], .number(2), "\(otherLines)")
-        XCTAssertTrue(otherLines.contains { $0["event"] == .string("scroll-finished") })
-        let before = read(server, until: "\"seq\":1", seconds: 0)
-        XCTAssertFalse(before.contains("\"seq\":1"), "the load was still going: \(before)")
-        // The load's reply, then the command that waited behind it, in order, on the new deck.
-        let after = read(server, until: "\"seq\":2", seconds: 120)
-        XCTAssertTrue(after.contains(#"{"seq":1,"ok":true}"#), after)
-        XCTAssertTrue(after.contains(#"{"seq":2,"ok":true}"#), "seq 2 waited for the new deck: \(after)")
-        close(other)
+        try withServer { server, idleThreads in
+            send(server, "load \(deck)\nscroll-to id:c399999 duration=0\n")
+            XCTAssertTrue(eventually { threadCount(server) > idleThreads }, "the deck is being read on a thread")
+            // Another controller scrolls to the end and waits for it: every frame of that scroll is
+            // presented while the load goes on.
+            let other = try connect(sending: "scroll-to end duration=0.3\nwait idle\n")
+            let otherLines = lines(other, count: 3)
+            XCTAssertEqual(otherLines.last?["seq"], .number(2), "\(otherLines)")
+            XCTAssertTrue(otherLines.contains { $0["event"] == .string("scroll-finished") })
+            let before = read(server, until: "\"seq\":1", seconds: 0)
+            XCTAssertFalse(before.contains("\"seq\":1"), "the load was still going: \(before)")
+            // The load's reply, then the command that waited behind it, in order, on the new deck.
+            let after = read(server, until: "\"seq\":2", seconds: 120)
+            XCTAssertTrue(after.contains(#"{"seq":1,"ok":true}"#), after)
+            XCTAssertTrue(after.contains(#"{"seq":2,"ok":true}"#), "seq 2 waited for the new deck: \(after)")
+            close(other)
+        }
     }
 
     func testTerminateDuringALongLoadExitsWithinASecond() throws {

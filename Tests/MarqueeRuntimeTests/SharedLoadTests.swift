@@ -49,88 +49,80 @@ extension ControlSocketTests {
         XCTFail("the server never answered")
     }
 
-    /// Descriptors the process has open (`/proc/PID/fd`).
-    func descriptorCount(_ running: Running) -> Int {
-        guard let directory = opendir("/proc/\(running.pid)/fd") else { return 0 }
-        defer { closedir(directory) }
-        var count = 0
-        while let entry = readdir(directory) {
-            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+    /// Starts a server, calls `body` with it and its thread count once it answers
+    /// (`readyThreadCount`), and ends it (SIGTERM, then waits for it) however `body` returns.
+    func withServer(_ body: (_ server: Running, _ idleThreads: Int) throws -> Void) throws {
+        let server = try startServer()
+        defer {
+            kill(server.pid, SIGTERM)
+            _ = exitStatus(server)
         }
-        return count
+        try body(server, try readyThreadCount(server))
     }
 
     func testLoadsFromSeveralClientsAreReadOneAtATimeInTheOrderTheyCame() throws {
         let slow = Self.slowDeck
         let last = Self.lastDeck
-        let server = try startServer()
-        defer {
-            kill(server.pid, SIGTERM)
-            _ = exitStatus(server)
-        }
-        let idleThreads = try readyThreadCount(server)
-        let first = try connect(sending: "load \(slow)\nscroll-to id:c399999 duration=0\n")
-        XCTAssertTrue(eventually { threadCount(server) > idleThreads }, "the first deck is being read")
-        let second = try connect(sending: "load \(slow)\nscroll-to id:c5 duration=0\n")
-        let third = try connect(sending: "load \(last)\nscroll-to id:last-only duration=0\n")
-        let clients = [first, second, third]
-        var texts = ["", "", ""]
-        var answeredAt: [Int?] = [nil, nil, nil]
-        var mostThreads = 0
-        var step = 0
-        while answeredAt.contains(where: { $0 == nil }) && step < 12_000 {
-            mostThreads = max(mostThreads, threadCount(server))
-            collect(clients, into: &texts)
-            for index in 0..<3 where answeredAt[index] == nil && texts[index].contains("\"seq\":2") {
-                answeredAt[index] = step
+        try withServer { server, idleThreads in
+            let first = try connect(sending: "load \(slow)\nscroll-to id:c399999 duration=0\n")
+            XCTAssertTrue(eventually { threadCount(server) > idleThreads }, "the first deck is being read")
+            let second = try connect(sending: "load \(slow)\nscroll-to id:c5 duration=0\n")
+            let third = try connect(sending: "load \(last)\nscroll-to id:last-only duration=0\n")
+            let clients = [first, second, third]
+            var texts = ["", "", ""]
+            var answeredAt: [Int?] = [nil, nil, nil]
+            var mostThreads = 0
+            var step = 0
+            while answeredAt.contains(where: { $0 == nil }) && step < 12_000 {
+                mostThreads = max(mostThreads, threadCount(server))
+                collect(clients, into: &texts)
+                for index in 0..<3 where answeredAt[index] == nil && texts[index].contains("\"seq\":2") {
+                    answeredAt[index] = step
+                }
+                step += 1
+                usleep(10_000)
             }
-            step += 1
-            usleep(10_000)
+            // One deck read at a time: never two loader threads (each load had its own before).
+            XCTAssertEqual(mostThreads, idleThreads + 1, "threads: \(idleThreads) idle, \(mostThreads) at most")
+            // Each client's replies in its own order, the later command run on the deck it loaded.
+            for text in texts {
+                XCTAssertTrue(text.contains(#"{"seq":1,"ok":true}"#), text)
+                XCTAssertTrue(text.contains(#"{"seq":2,"ok":true}"#), text)
+            }
+            // The decks were shown in the order asked for (the small one, read first, was shown
+            // first before, then replaced by the slow ones).
+            if let a = answeredAt[0], let b = answeredAt[1], let c = answeredAt[2] {
+                XCTAssertLessThanOrEqual(a, b)
+                XCTAssertLessThanOrEqual(b, c)
+            }
+            // The last deck asked for is the one shown.
+            let checker = try connect(sending: "scroll-to id:last-only duration=0\n")
+            XCTAssertEqual(lines(checker, count: 1).first?["ok"], .bool(true), "the last deck loaded is shown")
+            for fd in clients + [checker] { close(fd) }
         }
-        // One deck read at a time: never two loader threads (each load had its own before).
-        XCTAssertEqual(mostThreads, idleThreads + 1, "threads: \(idleThreads) idle, \(mostThreads) at most")
-        // Each client's replies in its own order, the later command run on the deck it loaded.
-        for text in texts {
-            XCTAssertTrue(text.contains(#"{"seq":1,"ok":true}"#), text)
-            XCTAssertTrue(text.contains(#"{"seq":2,"ok":true}"#), text)
-        }
-        // The decks were shown in the order asked for (the small one, read first, was shown
-        // first before, then replaced by the slow ones).
-        if let a = answeredAt[0], let b = answeredAt[1], let c = answeredAt[2] {
-            XCTAssertLessThanOrEqual(a, b)
-            XCTAssertLessThanOrEqual(b, c)
-        }
-        // The last deck asked for is the one shown.
-        let checker = try connect(sending: "scroll-to id:last-only duration=0\n")
-        XCTAssertEqual(lines(checker, count: 1).first?["ok"], .bool(true), "the last deck loaded is shown")
-        for fd in clients + [checker] { close(fd) }
     }
 
     func testAClientGoneWhileItsDeckIsReadIsNotShownAndTheNextLoadGoesOn() throws {
         let slow = Self.slowDeck
         let last = Self.lastDeck
-        let server = try startServer()
-        defer {
-            kill(server.pid, SIGTERM)
-            _ = exitStatus(server)
+        try withServer { server, idleThreads in
+            let leaving = try connect(sending: "load \(slow)\n")
+            XCTAssertTrue(eventually { threadCount(server) > idleThreads }, "the deck is being read")
+            let staying = try connect(sending: "load \(last)\nscroll-to id:last-only duration=0\n")
+            close(leaving)
+            let replies = lines(staying, count: 2, seconds: 120)
+            XCTAssertEqual(replies.map { $0["ok"] }, [.bool(true), .bool(true)], "\(replies)")
+            // The deck of the client that left was abandoned, not shown over the later one (before,
+            // it was shown when its thread ended).
+            XCTAssertTrue(
+                eventually(seconds: 120) { threadCount(server) <= idleThreads },
+                "threads: \(threadCount(server)), \(idleThreads) idle")
+            usleep(300_000)
+            let checker = try connect(sending: "scroll-to id:last-only duration=0\n")
+            XCTAssertEqual(lines(checker, count: 1).first?["ok"], .bool(true))
+            close(staying)
+            close(checker)
         }
-        let idleThreads = try readyThreadCount(server)
-        let leaving = try connect(sending: "load \(slow)\n")
-        XCTAssertTrue(eventually { threadCount(server) > idleThreads }, "the deck is being read")
-        let staying = try connect(sending: "load \(last)\nscroll-to id:last-only duration=0\n")
-        close(leaving)
-        let replies = lines(staying, count: 2, seconds: 120)
-        XCTAssertEqual(replies.map { $0["ok"] }, [.bool(true), .bool(true)], "\(replies)")
-        // The deck of the client that left was abandoned, not shown over the later one (before,
-        // it was shown when its thread ended).
-        XCTAssertTrue(
-            eventually(seconds: 120) { threadCount(server) <= idleThreads },
-            "threads: \(threadCount(server)), \(idleThreads) idle")
-        usleep(300_000)
-        let checker = try connect(sending: "scroll-to id:last-only duration=0\n")
-        XCTAssertEqual(lines(checker, count: 1).first?["ok"], .bool(true))
-        close(staying)
-        close(checker)
     }
 
     func testAClientGoneWithAWaitLeavesItsPlaceButAHalfClosedOneIsAnswered() throws {

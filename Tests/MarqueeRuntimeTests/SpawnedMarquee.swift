@@ -114,7 +114,18 @@ extension SpawnsMarquee {
 
     /// How many threads the process has (`/proc/PID/task`).
     func threadCount(_ running: Running) -> Int {
-        guard let directory = opendir("/proc/\(running.pid)/task") else { return 0 }
+        entryCount(of: "/proc/\(running.pid)/task")
+    }
+
+    /// Descriptors the process has open (`/proc/PID/fd`).
+    func descriptorCount(_ running: Running) -> Int {
+        entryCount(of: "/proc/\(running.pid)/fd")
+    }
+
+    /// How many entries the directory at `path` has, leaving out names that begin with "." (so
+    /// "." and ".."); 0 if it cannot be opened, as when the process is gone.
+    func entryCount(of path: String) -> Int {
+        guard let directory = opendir(path) else { return 0 }
         defer { closedir(directory) }
         var count = 0
         while let entry = readdir(directory) {
