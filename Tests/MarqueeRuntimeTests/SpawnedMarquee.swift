@@ -42,6 +42,14 @@ extension SpawnsMarquee {
         // The child keeps only its ends, as 0 and 1: an inherited write end of its own input
         // would keep it from ever seeing end of input.
         for fd in inputPipe + outputPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nor anything else of the test process's (pipes and sockets of earlier tests, about 40
+        // by the time the socket tests run): under `descriptorLimit` they took the child's low
+        // descriptors, and whether it could accept even one client hung on which were free.
+        // (Swift's Glibc does not export `posix_spawn_file_actions_addclosefrom_np`; glibc ignores
+        // a close action whose descriptor was closed in the meantime.)
+        for fd in openDescriptors() where fd > 2 && !(inputPipe + outputPipe).contains(fd) {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         var program = binary
         var words = [binary] + arguments
         if let first = runner.first {
@@ -110,6 +118,21 @@ extension SpawnsMarquee {
             usleep(10_000)
         }
         return condition()
+    }
+
+    /// The test process's open descriptors (`/proc/self/fd`, less the directory's own).
+    func openDescriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        let own = dirfd(directory)
+        var descriptors: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let fd = Int32(name), fd != own { descriptors.append(fd) }
+        }
+        closedir(directory)
+        return descriptors
     }
 
     /// How many threads the process has (`/proc/PID/task`).
