@@ -287,7 +287,9 @@ MARQUEE_PACK565_HOT static inline void marquee_turn565_line(
             if (streaming) {
                 __builtin_nontemporal_store(words[k][piece], line + piece);
             } else {
-                __builtin_memcpy(line + piece, &words[k][piece], sizeof words[k][piece]);
+                /* Through a byte pointer: a row may start on 2 bytes only (854-pixel RGB565 rows),
+                 * and a vector pointer would let the compiler assume 16 (a fault in -O2 builds). */
+                __builtin_memcpy((char *)rows[k] + 16 * piece, &words[k][piece], sizeof words[k][piece]);
             }
         }
     }

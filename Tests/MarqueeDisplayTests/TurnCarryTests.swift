@@ -46,6 +46,41 @@ final class TurnCarryTests: XCTestCase {
         }
     }
 
+    /// A copy into the same buffer from the row a held run ended does not go on from it when its
+    /// lines are elsewhere in the panel rows: clockwise a line's place hangs on the frame's height,
+    /// so a frame 32 rows taller puts its first line 64 bytes past where the held run's next one
+    /// would be (found by review: the held lines were written into rows the copy did not ask for,
+    /// 1,532 bytes wrong).
+    func testAFrameOfAnotherHeightDoesNotGoOnFromTheHeldLines() {
+        let width = 64
+        let bytesPerRow = 2 * 232 + 16 + 80  // room for both heights' rows, off cache lines
+        let short = PixelBuffer(width: width, height: 200)
+        let tall = PixelBuffer(width: width, height: 232)
+        var random = SplitMix64(seed: 5)
+        for frame in [short, tall] {
+            frame.withPixels { pixels in
+                for index in 0..<(frame.stride * frame.height) {
+                    pixels[index] = UInt32(truncatingIfNeeded: random.next())
+                }
+            }
+        }
+        let count = bytesPerRow * width
+        func written(carry: TurnCarry?) -> [UInt8] {
+            let base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+            defer { base.deallocate() }
+            base.initializeMemory(as: UInt8.self, repeating: 0xAB, count: count)
+            let first = ScanoutSurface(base: base, bytesPerRow: bytesPerRow, width: 200, height: width, format: .rgb565)
+            let second = ScanoutSurface(
+                base: base, bytesPerRow: bytesPerRow, width: 232, height: width, format: .rgb565)
+            FrameCopier.copy(short, rows: 8..<72, to: first, rotation: .quarter, carry: carry)
+            FrameCopier.copy(tall, rows: 72..<104, to: second, rotation: .quarter, carry: carry)
+            carry?.finish()
+            return Array(UnsafeRawBufferPointer(start: base, count: count))
+        }
+        let wrong = zip(written(carry: nil), written(carry: TurnCarry())).filter { $0 != $1 }.count
+        XCTAssertEqual(wrong, 0, "bytes that differ from the same copies without a carry")
+    }
+
     /// The windows of `rows` rows that the band renderer copies, top down.
     private func windows(rows: Int, rotation: Rotation) -> [Range<Int>] {
         let phase = FrameCopier.bandPhase(frameHeight: height, rows: rows, rotation: rotation)

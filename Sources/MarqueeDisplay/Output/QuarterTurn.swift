@@ -75,7 +75,7 @@ enum QuarterTurn {
             carrying && firstLine == rows.lowerBound
             && carry!.continues(
                 base: base, bytesPerRow: bytesPerRow, clockwise: clockwise, frameWidth: frameWidth,
-                row: rows.lowerBound)
+                row: rows.lowerBound, lineOffset: panelX(rows.lowerBound, lineRows) &* wordSize)
         if !goesOn { carry?.finish() }
         let slots: UnsafeMutablePointer<CChar>? =
             carrying ? carry!.slots(columns: frameWidth).assumingMemoryBound(to: CChar.self) : nil

@@ -43,12 +43,15 @@ public final class TurnCarry {
 
     /// Whether a copy into `base` from frame row `row`, starting with a line there, goes on from
     /// the run held.
-    func continues(base: UnsafeMutableRawPointer, bytesPerRow: Int, clockwise: Bool, frameWidth: Int, row: Int)
-        -> Bool
-    {
+    func continues(
+        base: UnsafeMutableRawPointer, bytesPerRow: Int, clockwise: Bool, frameWidth: Int, row: Int, lineOffset: Int
+    ) -> Bool {
         guard let held else { return false }
+        // The new line must lie right next to the held one in its panel row (clockwise its panel
+        // offset depends on the frame height, which a different layout changes).
         return held.base == base && held.bytesPerRow == bytesPerRow && held.clockwise == clockwise
             && held.frameWidth == frameWidth && held.endRow == row
+            && lineOffset == held.lineOffset + (clockwise ? -64 : 64)
     }
 
     /// The run a copy left held.
