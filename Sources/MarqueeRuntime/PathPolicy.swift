@@ -41,7 +41,7 @@ public struct PathPolicy: Sendable {
 
     /// A file to read: it must exist and resolve inside the root.
     public func checkRead(_ path: String) throws(RuntimeError) -> String {
-        guard let root else { return path }
+        guard root != nil else { return path }
         guard let resolved = Self.realPath(path) else {
             let failure = Errno.current
             // A missing file outside is "outside" like one that exists: a controller must not
