@@ -4,8 +4,9 @@ import CPack565
 /// bands: the last line each panel row was given, so that the cache line it shares with the next
 /// band's line is written whole, once, from both (`marquee_turn565_store_carried` says why). A
 /// copier keeps one for the buffers it writes, passes it to every `FrameCopier.copy` of a frame,
-/// and calls `finish()` before the buffer is shown: a band that follows the last one's rows
-/// in the same buffer goes on from it, anything else finishes it first.
+/// and calls `finish()` before the buffer is shown: a band that starts at the row after the last
+/// one's, in the same buffer, with its lines right beside the held ones, goes on from them;
+/// anything else finishes them first.
 public final class TurnCarry {
     /// 64 bytes a frame column, grown to the widest frame seen (never on a steady frame).
     private var slots: UnsafeMutableRawPointer?
