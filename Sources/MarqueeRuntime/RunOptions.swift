@@ -63,4 +63,13 @@ public struct RunOptions: Sendable {
     public var outputDescriptor: Int32 = 1
 
     public init() {}
+
+    /// The files the flags name for reading, each with how messages call it: what a file written
+    /// at run time (a trace, a snapshot) must not replace.
+    var inputFiles: [(what: String, path: String?)] {
+        [
+            ("the --deck file", deckPath), ("the --font file", fontPath), ("the --mqtt-ca file", mqtt?.caFile),
+            ("the --mqtt-password-file", mqtt?.passwordFile),
+        ]
+    }
 }

@@ -319,10 +319,8 @@ extension Session {
         // would destroy it.
         if let conflict = OutputPaths.conflict(
             output: path, flag: "snapshot",
-            inputs: [
-                ("the deck file shown", shownDeckPath), ("the --deck file", options.deckPath),
-                ("the --trace file", options.tracePath), ("the --font file", options.fontPath),
-                ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
+            inputs: [("the deck file shown", shownDeckPath)] + options.inputFiles + [
+                ("the --trace file", options.tracePath)
             ] + OutputPaths.pictures(of: scene.deck, deckPath: imageDeckPath))
         {
             source.reply(error: conflict, seq: seq, json: &json)

@@ -185,9 +185,6 @@ extension Session {
     /// deck is read) and the pictures `deck` shows.
     static func traceInputs(_ options: RunOptions, deck: Deck) -> [(what: String, path: String?)] {
         guard options.tracePath != nil else { return [] }
-        return [
-            ("the --deck file", options.deckPath), ("the --font file", options.fontPath),
-            ("the --mqtt-ca file", options.mqtt?.caFile), ("the --mqtt-password-file", options.mqtt?.passwordFile),
-        ] + OutputPaths.pictures(of: deck, deckPath: options.deckPath)
+        return options.inputFiles + OutputPaths.pictures(of: deck, deckPath: options.deckPath)
     }
 }
