@@ -47,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // A JSON string's end found sixteen bytes at a time (SSE2, NEON; one inline function).
         .systemLibrary(name: "CScan", path: "Sources/CScan"),
-        // A row of one 32-bit pixel through the C library's wmemset (one inline function).
+        // Rows of one 32-bit pixel (wmemset, or a few 16-byte stores; two inline functions).
         .systemLibrary(name: "CFill", path: "Sources/CFill"),
         // Streaming stores into scan-out memory (one inline function a width; no library to link).
         .systemLibrary(name: "CStream", path: "Sources/CStream"),
@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "MarqueeRender",
             dependencies: [
-                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
+                "MarqueeCore", "CFill", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
                 "CUnibreak", "CBilinear",
             ]
         ),

@@ -29,6 +29,8 @@ final class SpanCopyTests: XCTestCase {
                 }
                 let window = 5..<37
                 spans.begin(window: window, of: band)
+                // One fill across the whole width (whole lines from 32 pixels on), then random ones.
+                spans.fill(columns: 0..<width, rows: 10..<30, pixel: 0xFF80_4020)
                 for _ in 0..<12 {
                     let x0 = Int.random(in: 0..<width, using: &generator)
                     let x1 = Int.random(in: x0...width, using: &generator)
