@@ -47,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // A JSON string's end found sixteen bytes at a time (SSE2, NEON; one inline function).
         .systemLibrary(name: "CScan", path: "Sources/CScan"),
+        // Rows of one 32-bit pixel (wmemset, or a few 16-byte stores; two inline functions).
+        .systemLibrary(name: "CFill", path: "Sources/CFill"),
         // Streaming stores into scan-out memory (one inline function a width; no library to link).
         .systemLibrary(name: "CStream", path: "Sources/CStream"),
         // Eight pixels to RGB565 in SSE2 or NEON (one inline function; no library to link).
@@ -54,15 +56,17 @@ let package = Package(
         // A turned card's sample interpolated and blended (SSE2, NEON; two inline functions).
         .systemLibrary(name: "CBilinear", path: "Sources/CBilinear"),
 
-        .target(name: "MarqueeCore", dependencies: ["CPrefetch", "CScan"]),
+        .target(name: "MarqueeCore", dependencies: ["CFill", "CPrefetch", "CScan"]),
         .target(
             name: "MarqueeRender",
             dependencies: [
-                "MarqueeCore", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
+                "MarqueeCore", "CFill", "CFreeType", "CPixman", "CPNG", "CJPEG", "CFontconfig", "CHarfBuzz", "CFriBidi",
                 "CUnibreak", "CBilinear",
             ]
         ),
-        .target(name: "MarqueeDisplay", dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream", "CPack565"]),
+        .target(
+            name: "MarqueeDisplay",
+            dependencies: ["MarqueeCore", "CDRM", "CLinux", "CSDL2", "CSeat", "CStream", "CPack565"]),
         .target(name: "MarqueeProtocol", dependencies: ["MarqueeCore"]),
         .target(
             name: "MarqueeRuntime",

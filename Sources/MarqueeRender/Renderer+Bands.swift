@@ -18,10 +18,14 @@ extension Renderer {
     /// and `target`'s record is left as it was (a display commits nothing for such a frame).
     /// Returns the bands of rows that differ from what `onScreen` holds (all rows when it is
     /// unknown): the damage to give the kernel; empty when nothing differs.
+    ///
+    /// With `spans` (the copy's table: `ConstantSpans`), the plain fills of each window that cover
+    /// whole lines of the copy are left in the table for the copy to write, not drawn into `band`.
     public func render(
         _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, through band: BandBuffer,
-        sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
+        spans: ConstantSpans? = nil, sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
     ) throws(RenderError) -> RowBands {
+        let spans = spans.flatMap { $0.capacity >= band.rows ? $0 : nil }
         let height = band.frameHeight
         guard let tools = try beginFrame(list, deck: deck, width: band.width, height: height) else {
             throw RenderError(.imageCreationFailed, "the renderer has no style")
@@ -50,10 +54,14 @@ extension Renderer {
                     let window = top..<min(rows.upperBound, band.window(index).upperBound)
                     let (frame, image) = try band.view(index)
                     image.clip(toRows: window)
-                    defer { image.clip(toRows: nil) }
+                    spans?.begin(window: window, of: frame)
+                    defer {
+                        image.clip(toRows: nil)
+                        spans?.end()
+                    }
                     try draw(
                         list, deck: deck, rows: window, onto: image, drawn: bandRecords[record].drawn,
-                        plansBackground: first, with: tools)
+                        plansBackground: first, spans: spans, with: tools)
                     first = false
                     sink(frame, window)
                     top = window.upperBound
@@ -71,7 +79,7 @@ extension Renderer {
     /// sizes each have theirs).
     public func render(
         _ list: DisplayList, deck: Deck, bandsFor target: AnyObject, onScreen: AnyObject?, size: PixelSize, rows: Int,
-        phase: Int = 0, sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
+        phase: Int = 0, spans: ConstantSpans? = nil, sink: (_ frame: PixelBuffer, _ window: Range<Int>) -> Void
     ) throws(RenderError) -> RowBands {
         let band: BandBuffer
         if let known = bandBuffers.first(where: {
@@ -84,7 +92,8 @@ extension Renderer {
             band = BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: rows, phase: phase)
             bandBuffers.append(band)
         }
-        return try render(list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, sink: sink)
+        return try render(
+            list, deck: deck, bandsFor: target, onScreen: onScreen, through: band, spans: spans, sink: sink)
     }
 
     /// Forgets what every scan-out buffer holds (a new style, new templates).

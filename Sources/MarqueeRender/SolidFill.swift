@@ -1,3 +1,4 @@
+import CFill
 import CPixman
 
 /// A box of one colour written into a frame, as `pixman_image_fill_boxes` with `PIXMAN_OP_SRC`

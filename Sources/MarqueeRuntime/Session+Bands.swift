@@ -11,12 +11,11 @@ extension Session {
     ) throws(RuntimeError) {
         var failure: RenderError?
         do throws(DisplayError) {
-            try backend.presentInBands(at: time) { target, onScreen, copy in
+            try backend.presentInBands(at: time) { target, onScreen, spans, copy in
                 do throws(RenderError) {
                     return try renderer.render(
                         list, deck: deck, bandsFor: target, onScreen: onScreen, size: size, rows: backend.bandRows,
-                        phase: backend.bandPhase,
-                        sink: copy)
+                        phase: backend.bandPhase, spans: spans, sink: copy)
                 } catch {
                     failure = error
                     return nil

@@ -13,9 +13,13 @@ import XCTest
 final class BandRenderTests: XCTestCase {
     /// The paths and band heights: one renderer each, so each keeps its own records of its two
     /// buffers, as a display does.
-    private static let paths: [(rotation: Rotation, format: ScanoutFormat, rows: Int)] = [
-        (.none, .xrgb8888, 32), (.quarter, .xrgb8888, 7), (.half, .xrgb8888, 64), (.threeQuarters, .xrgb8888, 32),
-        (.none, .rgb565, 16), (.quarter, .rgb565, 128), (.quarter, .xrgb8888, 64),
+    /// With `spans`, the plain fills are left to the copy (`ConstantSpans`), as DRM's unturned
+    /// and half-turned XRGB8888 copies take them.
+    private static let paths: [(rotation: Rotation, format: ScanoutFormat, rows: Int, spans: Bool)] = [
+        (.none, .xrgb8888, 32, false), (.quarter, .xrgb8888, 7, false), (.half, .xrgb8888, 64, false),
+        (.threeQuarters, .xrgb8888, 32, false), (.none, .rgb565, 16, false), (.quarter, .rgb565, 128, false),
+        (.quarter, .xrgb8888, 64, false), (.none, .xrgb8888, 64, true), (.half, .xrgb8888, 32, true),
+        (.none, .xrgb8888, 7, true),
     ]
 
     /// With the phase DRM uses, every window edge inside the frame is where a clockwise quarter
@@ -100,16 +104,21 @@ final class BandRenderTests: XCTestCase {
                 shadow.copy(frame, rows: 0..<size.height)
                 shadow.flip()
                 let scanout = scanouts[index]
+                let spans = Self.paths[index].spans ? scanout.spans(bandRows: Self.paths[index].rows) : nil
+                XCTAssertEqual(spans != nil, Self.paths[index].spans, "\(scanout.name) takes spans")
                 let changed = try bandRenderers[index].render(
-                    list, deck: state.deck, bandsFor: scanout.back, onScreen: scanout.front, through: bands[index]
-                ) { view, window in scanout.copy(view, rows: window) }
+                    list, deck: state.deck, bandsFor: scanout.back, onScreen: scanout.front, through: bands[index],
+                    spans: spans
+                ) { view, window in scanout.copy(view, rows: window, spans: spans) }
                 if !changed.isEmpty { scanout.flip() }
                 // The same frame again is the one on screen: nothing is drawn or flipped.
                 var drawnAgain = false
                 let again = try bandRenderers[index].render(
                     list, deck: state.deck, bandsFor: scanout.back, onScreen: scanout.front, through: bands[index]
                 ) { _, _ in drawnAgain = true }
-                let path = "\(scene.rawValue) \(label): \(scanout.name) in bands of \(Self.paths[index].rows)"
+                let withSpans = Self.paths[index].spans ? " with spans" : ""
+                let path =
+                    "\(scene.rawValue) \(label): \(scanout.name) in bands of \(Self.paths[index].rows)\(withSpans)"
                 XCTAssertTrue(again.isEmpty && !drawnAgain, "\(path): an unchanged frame drew \(again)")
                 XCTAssertTrue(bands[index].guardsIntact, "\(path): written outside the band")
                 let expected = shadow.bytes(of: try XCTUnwrap(shadow.front))

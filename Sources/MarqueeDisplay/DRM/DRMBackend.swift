@@ -88,6 +88,8 @@ public final class DRMBackend: DisplayBackend {
     /// display plane").
     var copyRotation: Rotation { modesetter.planeRotation == .none ? rotation : .none }
     private var restored = false
+    /// The fills the band copy writes from registers (`ConstantSpans`), kept across frames.
+    private var constantSpans: ConstantSpans?
     var hasPresented = false
     /// True after a modeset (start, `display on`, a display plugged in, the seat back): the next
     /// frame is committed, without damage clips, whatever changed (all of it is new to the display).
@@ -384,7 +386,10 @@ public final class DRMBackend: DisplayBackend {
     /// rows that buffer lacks, per the renderer's record of it, are drawn and written, once each.
     public func presentInBands(
         at time: FrameTime,
-        draw: (_ target: AnyObject, _ onScreen: AnyObject?, _ copy: (PixelBuffer, Range<Int>) -> Void) -> RowBands?
+        draw: (
+            _ target: AnyObject, _ onScreen: AnyObject?, _ spans: ConstantSpans?,
+            _ copy: (PixelBuffer, Range<Int>) -> Void
+        ) -> RowBands?
     ) throws(DisplayError) {
         // Off or unplugged, the CRTC takes no flips: nothing is drawn; the renderer's records of
         // the buffers stay true, so the next frame draws what each lacks.
@@ -395,11 +400,15 @@ public final class DRMBackend: DisplayBackend {
         // After a modeset the frame is committed whole whatever changed: the back buffer is
         // brought up to date even when the frame equals the one on screen.
         let onScreen: AnyObject? = hasPresented && !commitsWholeFrame ? buffers[front] : nil
+        let spans = FrameCopier.spans(
+            keeping: constantSpans, bandRows: bandRows, surface: target.surface, frameWidth: size.width,
+            rotation: rotation)
+        constantSpans = spans
         guard
             let damage = draw(
-                target, onScreen,
+                target, onScreen, spans,
                 { frame, rows in
-                    FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation)
+                    FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation, spans: spans)
                 })
         else { return }
         if damage.isEmpty && !commitsWholeFrame {

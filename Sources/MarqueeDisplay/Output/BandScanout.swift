@@ -16,6 +16,7 @@ public final class BandScanout {
     private let keys: [Key]
     /// Lines held back between bands (16-bit quarter turns into rows off cache lines).
     private let carry = TurnCarry()
+    private var constantSpans: ConstantSpans?
     private var next = 0
     /// False until the first flip: nothing is on screen yet.
     private var flipped = false
@@ -38,11 +39,21 @@ public final class BandScanout {
     /// The buffer on screen (nil before the first flip).
     public var front: AnyObject? { flipped ? keys[(next + keys.count - 1) % keys.count] : nil }
 
+    /// The table of fills the copy writes from registers for bands of `rows` rows, as the DRM
+    /// backend makes it (`FrameCopier.spans`), or nil when this path's copy takes none.
+    public func spans(bandRows rows: Int) -> ConstantSpans? {
+        constantSpans = FrameCopier.spans(
+            keeping: constantSpans, bandRows: rows, surface: memory.surfaces[next], frameWidth: frameSize.width,
+            rotation: rotation)
+        return constantSpans
+    }
+
     /// Copies `rows` of `frame` (only those rows are read: `frame` may be a band's view) into the
-    /// back buffer; `finishCopies()` completes the frame's copies.
-    public func copy(_ frame: PixelBuffer, rows: Range<Int>) {
+    /// back buffer, with the fills `spans` holds for them; `finishCopies()` completes the
+    /// frame's copies.
+    public func copy(_ frame: PixelBuffer, rows: Range<Int>, spans: ConstantSpans? = nil) {
         let start = MonotonicClock.now()
-        FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation, carry: carry)
+        FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation, carry: carry, spans: spans)
         copyMilliseconds += (MonotonicClock.now() - start) * 1000
     }
 

@@ -9,8 +9,13 @@ import MarqueeCore
 /// that do not start on cache lines hold part of each band's lines back until the next band
 /// (`TurnCarry`), and the caller calls its `finish()` before the buffer is shown.
 public enum FrameCopier {
+    ///
+    /// `spans`: the fills the band renderer left out of `frame`'s window (`ConstantSpans`), each
+    /// streamed from a register. Only the copies `spanPhase` names take them; any other is given
+    /// the band with the spans written into it first.
     static func copy(
-        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, carry: TurnCarry? = nil
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, carry: TurnCarry? = nil,
+        spans: ConstantSpans? = nil
     ) {
         let panel = rotation.panelSize(ofLogical: frame.size)
         precondition(
@@ -21,6 +26,15 @@ public enum FrameCopier {
         guard !rows.isEmpty else { return }
         // Only quarter turns carry; anything held before is finished first.
         if !rotation.swapsAxes { carry?.finish() }
+        if let spans {
+            if spans.frameBase == frame.baseAddress && !spans.isEmpty
+                && spanPhase(of: surface, frameWidth: frame.width, rotation: rotation) == spans.phase
+                && spans.linePixels == Self.spanLinePixels
+            {
+                return copy(frame, rows: rows, to: surface, rotation: rotation, spans: spans)
+            }
+            spans.materializeAll()
+        }
         switch surface.format {
         case .xrgb8888:
             copy(frame, rows: rows, to: surface, rotation: rotation, carry: carry, as: XRGB8888Encoding.self)
@@ -117,6 +131,85 @@ public enum FrameCopier {
             QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: true, carry: carry, as: Encoding.self)
         case .threeQuarters:
             QuarterTurn.copy(frame, rows: rows, to: surface, clockwise: false, carry: carry, as: Encoding.self)
+        }
+    }
+
+    /// Pixels of a scan-out line (64 bytes of XRGB8888): the unit of `ConstantSpans`.
+    public static let spanLinePixels = 16
+
+    /// The phase of the `ConstantSpans` a copy into `surface` turned by `rotation` writes from
+    /// registers, or nil when it takes none (then the band renderer writes every fill): only the
+    /// streamed XRGB8888 copies, unturned (lines start at column 0) and turned by half (a line
+    /// ends where `width - x` is a multiple of 16). Turned a quarter, a line is a column of 16
+    /// rows, and 16-bit formats are converted on the way.
+    public static func spanPhase(of surface: ScanoutSurface, frameWidth: Int, rotation: Rotation) -> Int? {
+        guard surface.format == .xrgb8888, StreamingStore.allowed(base: surface.base, bytesPerRow: surface.bytesPerRow)
+        else { return nil }
+        switch rotation {
+        case .none: return 0
+        case .half: return frameWidth % 4 == 0 ? frameWidth % spanLinePixels : nil
+        case .quarter, .threeQuarters: return nil
+        }
+    }
+
+    /// The table for bands of `bandRows` rows copied into `surface`: `kept` when it fits, a new
+    /// one when the copy's phase changed, nil when the copy takes no spans.
+    public static func spans(
+        keeping kept: ConstantSpans?, bandRows: Int, surface: ScanoutSurface, frameWidth: Int, rotation: Rotation
+    ) -> ConstantSpans? {
+        guard let phase = spanPhase(of: surface, frameWidth: frameWidth, rotation: rotation) else { return nil }
+        if let kept, kept.phase == phase, kept.capacity >= bandRows { return kept }
+        return ConstantSpans(rows: bandRows, linePixels: spanLinePixels, phase: phase)
+    }
+
+    /// The streamed XRGB8888 copies with the window's spans: between spans the band's pixels, a
+    /// span's lines from a register.
+    private static func copy(
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, spans: ConstantSpans
+    ) {
+        let source = UnsafeRawPointer(frame.baseAddress)
+        let sourceRowBytes = frame.stride &* 4
+        let width = surface.width
+        for y in rows {
+            let from = source + y &* sourceRowBytes
+            var cursor = 0
+            if rotation == .none {
+                let to = surface.base + y &* surface.bytesPerRow
+                for span in spans.spans(ofRow: y) {
+                    if span.x0 > cursor {
+                        StreamingStore.copyRow(
+                            from: from + cursor &* 4, to: to + cursor &* 4, pixels: span.x0 &- cursor)
+                    }
+                    StreamingStore.fillRow(span.pixel, to: to + span.x0 &* 4, pixels: span.x1 &- span.x0)
+                    cursor = span.x1
+                }
+                if cursor < width {
+                    StreamingStore.copyRow(from: from + cursor &* 4, to: to + cursor &* 4, pixels: width &- cursor)
+                }
+            } else {
+                let to = surface.base + (surface.height &- 1 &- y) &* surface.bytesPerRow
+                for span in spans.spans(ofRow: y) {
+                    reverse(from: from, to: to, columns: cursor..<span.x0, width: width)
+                    StreamingStore.fillRow(span.pixel, to: to + (width &- span.x1) &* 4, pixels: span.x1 &- span.x0)
+                    cursor = span.x1
+                }
+                reverse(from: from, to: to, columns: cursor..<width, width: width)
+            }
+        }
+        StreamingStore.fence()
+    }
+
+    /// Columns of a frame row (their ends multiples of 4) into a panel row in reverse, streamed
+    /// four pixels a store.
+    @inline(__always) private static func reverse(
+        from: UnsafeRawPointer, to: UnsafeMutableRawPointer, columns: Range<Int>, width: Int
+    ) {
+        var x = columns.lowerBound
+        while x < columns.upperBound {
+            let four = from.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+            StreamingStore.store(
+                SIMD4(four[3], four[2], four[1], four[0]), to: to + (width &- 4 &- x) &* 4, streaming: true)
+            x &+= 4
         }
     }
 

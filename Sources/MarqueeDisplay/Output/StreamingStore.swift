@@ -57,6 +57,21 @@ enum StreamingStore {
         (to + lines).copyMemory(from: from + lines, byteCount: (pixels &- lines / 4) &* 4)
     }
 
+    /// `pixels` copies of `pixel` at `to` (both on a cache line: a span of `ConstantSpans`),
+    /// streamed a line a step.
+    @inline(__always) static func fillRow(_ pixel: UInt32, to: UnsafeMutableRawPointer, pixels: Int) {
+        let four = SIMD4<UInt32>(repeating: pixel)
+        let bytes = pixels &* 4
+        var offset = 0
+        while offset < bytes {
+            marquee_stream_u32x4_store(to + offset, four)
+            marquee_stream_u32x4_store(to + (offset &+ 16), four)
+            marquee_stream_u32x4_store(to + (offset &+ 32), four)
+            marquee_stream_u32x4_store(to + (offset &+ 48), four)
+            offset &+= 64
+        }
+    }
+
     /// Makes the streamed stores visible before the buffer is handed on.
     @inline(__always) static func fence() { marquee_stream_fence() }
 }

@@ -26,6 +26,32 @@ final class CardContent {
     /// The static text as coverage layers, once made (`TextLayerBudget` keeps their total
     /// bounded and takes them back).
     var textLayer: CardImage?
+    /// Boxes around every pixel the card's foreground (`Renderer.drawForeground`) may write,
+    /// relative to the card, two pixels wider each way than the glyphs: whichever path draws a
+    /// line (glyph by glyph at the card's place, whose rounding of a half may differ, or its text
+    /// layer), nothing falls outside. Pictures and marquees are drawn within their boxes; nil
+    /// (the whole card) for a card with a clock, whose text is laid out anew each second. For
+    /// the band renderer's fills left to the copy (`ConstantSpans`), worked out on first use.
+    lazy var foregroundBoxes: [TextPainter.Ink]? = {
+        guard clocks.isEmpty else { return nil }
+        func padded(_ box: TextPainter.Ink) -> TextPainter.Ink {
+            TextPainter.Ink(x0: box.x0 - 2, y0: box.y0 - 2, x1: box.x1 + 2, y1: box.y1 + 2)
+        }
+        let lines = texts.compactMap { text in
+            TextPainter.drawnBox(text.line, face: text.face, x: text.x, baseline: text.baseline).map(padded)
+        }
+        let pictures = images.map {
+            padded(
+                TextPainter.Ink(x0: $0.box.x, y0: $0.box.y, x1: $0.box.x + $0.box.width, y1: $0.box.y + $0.box.height))
+        }
+        let strips = marquees.map {
+            padded(
+                TextPainter.Ink(
+                    x0: $0.box.x, y0: min($0.box.y, $0.rows.lowerBound), x1: $0.box.x + $0.box.width,
+                    y1: max($0.box.y + $0.box.height, $0.rows.upperBound)))
+        }
+        return lines + pictures + strips
+    }()
     /// When the text layer was last drawn, for `TextLayerBudget`.
     var lastUse: UInt64 = 0
 

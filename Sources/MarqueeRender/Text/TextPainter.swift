@@ -63,6 +63,23 @@ enum TextPainter {
         return ink
     }
 
+    /// The box around every pixel `draw` may write for the line: its coverage glyphs
+    /// (`inkBounds`) and, in a face with colour glyphs, those too.
+    static func drawnBox(_ line: TextLine, face: FontFace, x originX: Double, baseline: Double) -> Ink? {
+        guard face.drawsColor else { return inkBounds(line, face: face, x: originX, baseline: baseline) }
+        var ink: Ink?
+        forEachGlyph(line, face: face, x: originX, baseline: baseline) { glyph, image, x, y in
+            let box = Ink(
+                x0: x, y0: y, x1: x + max(image.width, glyph.color?.width ?? 0),
+                y1: y + max(image.height, glyph.color?.height ?? 0))
+            ink =
+                ink.map {
+                    Ink(x0: min($0.x0, box.x0), y0: min($0.y0, box.y0), x1: max($0.x1, box.x1), y1: max($0.y1, box.y1))
+                } ?? box
+        }
+        return ink
+    }
+
     /// `draw` with no colour: the line's coverage added onto the 8-bit `layer`, saturating, as
     /// pixman's ADD of a8 onto a8 does (colour glyphs are left to the caller). Read from the masks
     /// as plain values and added in a loop of its own: through pixman, each glyph was a

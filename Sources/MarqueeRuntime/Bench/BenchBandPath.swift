@@ -1,3 +1,4 @@
+import Glibc
 import MarqueeCore
 import MarqueeDisplay
 import MarqueeRender
@@ -12,6 +13,9 @@ final class BenchBandPath {
     /// True for the path the DRM backend takes (its band height): reported under the plain path
     /// name ("rotate 90 XRGB8888"), the others as "bands N rotate 90 XRGB8888".
     let isDisplayPath: Bool
+    /// Whether the renderer leaves the plain fills to the copy where it can (`ConstantSpans`), as
+    /// the DRM backend does; off for `MARQUEE_BENCH_SPANS=off`, to compare.
+    let usesSpans = getenv("MARQUEE_BENCH_SPANS").map { String(cString: $0) != "off" } ?? true
 
     init(frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat, isDisplayPath: Bool = false) {
         scanout = BandScanout(frameSize: frameSize, rotation: rotation, format: format)
@@ -31,9 +35,10 @@ final class BenchBandPath {
     func render(_ list: DisplayList, deck: Deck, with renderer: Renderer) throws(RenderError) -> RowBands {
         scanout.resetCopyTime()
         let scanout = self.scanout
+        let spans = usesSpans ? scanout.spans(bandRows: band.rows) : nil
         let changed = try renderer.render(
-            list, deck: deck, bandsFor: scanout.back, onScreen: scanout.front, through: band
-        ) { frame, window in scanout.copy(frame, rows: window) }
+            list, deck: deck, bandsFor: scanout.back, onScreen: scanout.front, through: band, spans: spans
+        ) { frame, window in scanout.copy(frame, rows: window, spans: spans) }
         // The flip finishes the copies (timed with them); a frame with no changed rows copied none.
         if !changed.isEmpty { scanout.flip() }
         return changed
