@@ -206,7 +206,7 @@ public final class ConstantSpans {
 
     /// Removes `columns` (on the line grid, or the row's ends) from a run's spans, writing the
     /// removed parts into the band but for those in `kept` (about to be written over). A span cut
-    /// in two whose second part finds no room is written whole instead.
+    /// in two whose second part finds no room has that part written into the band instead.
     private func cut(slot: Int, rows: Range<Int>, _ columns: Range<Int>, writingOutside kept: Range<Int>) {
         let base = spans + slot &* Self.perRow
         let x0 = columns.lowerBound

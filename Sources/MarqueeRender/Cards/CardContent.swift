@@ -29,9 +29,11 @@ final class CardContent {
     /// Boxes around every pixel the card's foreground (`Renderer.drawForeground`) may write,
     /// relative to the card, two pixels wider each way than the glyphs: whichever path draws a
     /// line (glyph by glyph at the card's place, whose rounding of a half may differ, or its text
-    /// layer), nothing falls outside. Pictures and marquees are drawn within their boxes; nil
-    /// (the whole card) for a card with a clock, whose text is laid out anew each second. For
-    /// the band renderer's fills left to the copy (`ConstantSpans`), worked out on first use.
+    /// layer), nothing falls outside. Pictures are drawn within their boxes, a marquee within its
+    /// box's columns and its line's ink rows (which may reach past a box shorter than the text).
+    /// Nil for a card with a clock, whose text is laid out anew each second and may reach past
+    /// the card: the band renderer then draws its windows without the table. For the fills left
+    /// to the copy (`ConstantSpans`), worked out on first use.
     lazy var foregroundBoxes: [TextPainter.Ink]? = {
         guard clocks.isEmpty else { return nil }
         func padded(_ box: TextPainter.Ink) -> TextPainter.Ink {
@@ -44,11 +46,14 @@ final class CardContent {
             padded(
                 TextPainter.Ink(x0: $0.box.x, y0: $0.box.y, x1: $0.box.x + $0.box.width, y1: $0.box.y + $0.box.height))
         }
-        let strips = marquees.map {
-            padded(
+        let strips = marquees.map { marquee in
+            // The strip is drawn at its ink's rows (`MarqueeStrip.top`), cut to the box's columns.
+            let ink = TextPainter.drawnBox(marquee.line, face: marquee.face, x: 0, baseline: marquee.baseline)
+            return padded(
                 TextPainter.Ink(
-                    x0: $0.box.x, y0: min($0.box.y, $0.rows.lowerBound), x1: $0.box.x + $0.box.width,
-                    y1: max($0.box.y + $0.box.height, $0.rows.upperBound)))
+                    x0: marquee.box.x, y0: min(marquee.box.y, ink?.y0 ?? marquee.box.y),
+                    x1: marquee.box.x + marquee.box.width,
+                    y1: max(marquee.box.y + marquee.box.height, ink?.y1 ?? marquee.box.y)))
         }
         return lines + pictures + strips
     }()
