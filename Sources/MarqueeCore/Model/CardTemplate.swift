@@ -187,16 +187,22 @@ public struct TemplateElement: Hashable, Sendable {
     }
 
     /// The card rows the element can draw on (its box, widened for text's descenders and
-    /// antialiasing), for damage and crossfades.
+    /// antialiasing), for damage and crossfades. Text reaches down to its last line's baseline
+    /// (0.8 of the size below the box's top for the first) and half a size past it, also when the
+    /// box is shorter than that: a marquee in a box 4 pixels tall for 40-pixel text left its old
+    /// descenders behind as it scrolled.
     public func rows(width: Double, height: Double) -> Range<Int> {
         let box = frame(width: width, height: height)
         let reach: Double
+        var end = box.maxY
         switch kind {
-        case .text, .clock: reach = 0.5 * text.size
+        case .text, .clock:
+            reach = 0.5 * text.size
+            end = max(end, box.y + text.firstBaseline + Double(max(1, text.lines) - 1) * text.lineHeight)
         case .image, .box: reach = 1
         }
         let top = max(0, Int((box.y - reach).rounded(.down)))
-        let bottom = min(Int(height.rounded(.up)), Int((box.maxY + reach).rounded(.up)))
+        let bottom = min(Int(height.rounded(.up)), Int((end + reach).rounded(.up)))
         return top..<max(top, bottom)
     }
 }
