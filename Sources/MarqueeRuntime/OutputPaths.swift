@@ -43,6 +43,17 @@ public enum OutputPaths {
         [(nil, trace)] + furtherOutputs.map { ($0, FurtherOutput.tracePath(trace, output: $0)) }
     }
 
+    /// The files `run --trace trace` writes (`traceFiles`), as inputs for `conflict`: "the --trace
+    /// file", then "output HDMI-A-2's trace file" for each further output; none when `trace` is nil.
+    /// A `snapshot` over any of them would replace it while its writer goes on writing to the
+    /// unlinked file.
+    public static func namedTraceFiles(_ trace: String?, furtherOutputs: [String]) -> [(what: String, path: String?)] {
+        guard let trace else { return [] }
+        return traceFiles(trace, furtherOutputs: furtherOutputs).map { file in
+            (file.output.map { "output \($0)'s trace file" } ?? "the --trace file", file.path)
+        }
+    }
+
     /// Why the trace files of `run --trace trace` (`traceFiles`) may not be written, nil when
     /// they may: each is emptied at start, so none may be one of `inputs` or the file open on
     /// `inputDescriptor` (standard input, when given), and no two may be the same file (the

@@ -315,13 +315,14 @@ extension Session {
     }
 
     private func writeSnapshot(_ path: String, seq: Int, _ source: CommandSource) {
-        // A snapshot replaces its file by a rename: over the deck, a picture it shows or the trace it
-        // would destroy it.
+        // A snapshot replaces its file by a rename: over the deck, a picture it shows or a trace
+        // (the first output's or a further one's, named by the connector it drives) it would
+        // destroy it.
         if let conflict = OutputPaths.conflict(
             output: path, flag: "snapshot",
-            inputs: [("the deck file shown", shownDeckPath)] + options.inputFiles + [
-                ("the --trace file", options.tracePath)
-            ] + OutputPaths.pictures(of: scene.deck, deckPath: imageDeckPath))
+            inputs: [("the deck file shown", shownDeckPath)] + options.inputFiles
+                + OutputPaths.namedTraceFiles(options.tracePath, furtherOutputs: furtherOutputs.map(\.name))
+                + OutputPaths.pictures(of: scene.deck, deckPath: imageDeckPath))
         {
             source.reply(error: conflict, seq: seq, json: &json)
             return

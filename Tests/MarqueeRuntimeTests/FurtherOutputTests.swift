@@ -156,6 +156,39 @@ final class FurtherOutputTests: XCTestCase, SpawnsMarquee {
         XCTAssertEqual(SessionHarness.readFile(folder + "/password"), "secret")
     }
 
+    /// What a `snapshot` may not replace among the trace files (`Session.writeSnapshot`): the
+    /// `--trace` file and each further output's, named after the connector it drives. A snapshot's
+    /// path ends in .png, so the traces here do too (`--trace t.png`: `t.HDMI-A-2.png`). Further
+    /// outputs need DRM, so the session's own refusal is tried in the VM
+    /// (`two_outputs_snapshot_over_trace` in Tests/vm/outputs.sh); here the list and the message
+    /// it makes, by the file's name and through a symlink.
+    func testASnapshotMayNotReplaceAnyOutputsTrace() {
+        let trace = folder + "/t.png"
+        XCTAssertTrue(OutputPaths.namedTraceFiles(nil, furtherOutputs: ["HDMI-A-2"]).isEmpty, "no --trace, no files")
+        let files = OutputPaths.namedTraceFiles(trace, furtherOutputs: ["HDMI-A-2", "DP-1"])
+        XCTAssertEqual(
+            files.map(\.what), ["the --trace file", "output HDMI-A-2's trace file", "output DP-1's trace file"])
+        XCTAssertEqual(files.map(\.path), [trace, folder + "/t.HDMI-A-2.png", folder + "/t.DP-1.png"])
+        for file in files { SessionHarness.writeFile(file.path!, "{\"frame\":0}\n") }
+        symlink(folder + "/t.DP-1.png", folder + "/dp.png")
+        XCTAssertEqual(
+            OutputPaths.conflict(output: folder + "/t.HDMI-A-2.png", flag: "snapshot", inputs: files),
+            "snapshot \(folder)/t.HDMI-A-2.png is output HDMI-A-2's trace file: writing it would replace it; name another file"
+        )
+        XCTAssertEqual(
+            OutputPaths.conflict(output: folder + "/dp.png", flag: "snapshot", inputs: files),
+            "snapshot \(folder)/dp.png is output DP-1's trace file (\(folder)/t.DP-1.png): writing it would replace it; name another file"
+        )
+        XCTAssertEqual(
+            OutputPaths.conflict(output: trace, flag: "snapshot", inputs: files),
+            "snapshot \(trace) is the --trace file: writing it would replace it; name another file")
+        XCTAssertNil(OutputPaths.conflict(output: folder + "/fresh.png", flag: "snapshot", inputs: files))
+        SessionHarness.writeFile(folder + "/t.DSI-1.png", "not a trace of this run")
+        XCTAssertNil(
+            OutputPaths.conflict(output: folder + "/t.DSI-1.png", flag: "snapshot", inputs: files),
+            "a connector the session does not drive has no trace of it")
+    }
+
     /// A further output's trace that is `--trace`'s own file (a symlink or a hard link beside it)
     /// or another further output's would mix two outputs' frames in one file: refused, naming
     /// both; a connector named twice (which the CLI and DRM refuse before) is refused too.

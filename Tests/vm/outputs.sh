@@ -185,11 +185,55 @@ two_outputs_seat() { # [unplug]
     else pass $name "as uid 1000; away 2 s${unplug:+ (Virtual-2 unplugged meanwhile, plugged in 1.5 s after the switch back)}: no frame on either, $woke wake-ups; Virtual-1: $first; Virtual-2: $second"; fi
 }
 
+# A `snapshot` naming the second output's trace is refused, naming it as that output's trace: the
+# rename would put a PNG where the trace was while its writer goes on writing to the unlinked file.
+# A snapshot's path must end in .png, so the trace is named so (`--trace t.png`: Virtual-2's frames
+# go to t.Virtual-2.png). Afterwards the trace is still JSON lines (not a PNG) and still grows while
+# the scroll goes on, and a snapshot to a fresh path is written.
+two_outputs_snapshot_over_trace() {
+    name=drm-atomic-two-outputs-snapshot-trace
+    trace2=$OUT/$name.Virtual-2.png
+    fresh=$OUT/$name-snapshot.png
+    rm -f /tmp/outputs.in $fresh && mkfifo /tmp/outputs.in
+    $M run --backend drm $TWO --exit-on-eof --trace $OUT/$name.png </tmp/outputs.in \
+        >$OUT/$name.out 2>$OUT/$name.log &
+    pid=$!
+    exec 8>/tmp/outputs.in
+    echo 'scroll-to 40 duration=10' >&8
+    wait_lines $trace2 20
+    echo "snapshot $trace2" >&8
+    i=0
+    while [ $i -lt 300 ] && ! grep -q '"seq":2,' $OUT/$name.out; do sleep 0.1; i=$((i + 1)); done
+    refused=$(grep '"seq":2,' $OUT/$name.out)
+    before=$(wc -l <$trace2)
+    sleep 2
+    after=$(wc -l <$trace2)
+    echo "snapshot $fresh" >&8
+    printf 'wait idle\nquit\n' >&8
+    exec 8>&-
+    wait $pid
+    rc=$?
+    rm -f /tmp/outputs.in
+    show $OUT/$name.log
+    written=$(grep '"seq":3,' $OUT/$name.out)
+    expected="\"error\":\"snapshot $trace2 is output Virtual-2's trace file: writing it would replace it; name another file\""
+    not_frames=$(grep -cv '^{"frame":.*}$' $trace2)
+    if [ $rc -ne 0 ]; then fail $name "marquee exited $rc: $(tail -1 $OUT/$name.log)"
+    elif ! echo "$refused" | grep -qF "$expected"; then fail $name "the snapshot over Virtual-2's trace was not refused so: ${refused:-no reply}"
+    elif head -c 8 $trace2 | grep -q PNG; then fail $name "Virtual-2's trace is now a PNG"
+    elif [ "$not_frames" -ne 0 ]; then fail $name "$not_frames lines of Virtual-2's trace are not frames: $(grep -v '^{"frame":.*}$' $trace2 | head -c 120)"
+    elif [ "$after" -le "$before" ]; then fail $name "Virtual-2's trace stopped growing after the snapshot: $before, then $after lines 2 s later"
+    elif ! echo "$written" | grep -q '"ok":true'; then fail $name "the snapshot to a fresh path failed: ${written:-no reply}"
+    elif ! head -c 8 $fresh | grep -q PNG; then fail $name "$fresh is not a PNG"
+    else pass $name "$refused; Virtual-2's trace still frames, $before -> $after lines in the 2 s after, $(wc -l <$trace2) at exit; a fresh path written"; fi
+}
+
 if [ -z "$STATUS2" ]; then fail two-outputs "vkms has no second output (second_output=1): $(ls /sys/class/drm)"
 else
     two_outputs_scroll atomic
     two_outputs_scroll legacy
     two_outputs_hotplug_and_power
+    two_outputs_snapshot_over_trace
     if command -v seatd >/dev/null; then
         two_outputs_seat
         two_outputs_seat unplug
