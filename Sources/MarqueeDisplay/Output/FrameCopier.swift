@@ -99,15 +99,9 @@ public enum FrameCopier {
                 && StreamingStore.allowed(base: surface.base, bytesPerRow: surface.bytesPerRow) && width % 4 == 0
             {
                 for y in rows {
-                    let from = UnsafeRawPointer(source + y * sourceStride)
-                    let to = UnsafeMutableRawPointer(panelRow(height - 1 - y))
-                    var x = 0
-                    while x < width {
-                        let four = from.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-                        StreamingStore.store(
-                            SIMD4(four[3], four[2], four[1], four[0]), to: to + (width &- 4 &- x) &* 4, streaming: true)
-                        x &+= 4
-                    }
+                    reverse(
+                        from: UnsafeRawPointer(source + y * sourceStride),
+                        to: UnsafeMutableRawPointer(panelRow(height - 1 - y)), columns: 0..<width, width: width)
                 }
                 StreamingStore.fence()
                 return
