@@ -1,3 +1,4 @@
+import CGlyph
 import CPixman
 
 /// Glyph masks through one solid colour OVER a 32-bit frame, with pixman's arithmetic (the
@@ -121,11 +122,12 @@ enum GlyphBlender {
     }
 
     /// A glyph whose rows are already blended over the table's fill (`blended`, rows
-    /// `BlendedGlyphs.span(ofWidth: maskWidth)` pixels apart): a row whose pixels are all the fill
-    /// is stored as made (two 64-bit words for four pixels, no table loads), any other row (over
-    /// another glyph's edge, a box, a picture) goes through `row` as in `draw(coverage:...)`. A
-    /// made row is the mask's width rounded up to four pixels, the fill past it: a glyph whose
-    /// rounded row would leave the frame's columns is drawn by `draw(coverage:...)` instead.
+    /// `BlendedGlyphs.span(ofWidth: maskWidth)` pixels apart), four pixels at a time
+    /// (`marquee_glyph_draw_blended`): four that are all the fill take the made pixels with one
+    /// store, no table loads; any others (over another glyph's edge, a box, a picture) are blended
+    /// one by one with the arithmetic of `row`. A made row is the mask's width rounded up to four
+    /// pixels, the fill past it: a glyph whose rounded row would leave the frame's columns is
+    /// drawn by `draw(coverage:...)` instead.
     @inline(__always)
     static func draw(
         blended: UnsafePointer<UInt32>, coverage maskPixels: UnsafePointer<UInt8>, width maskWidth: Int,
@@ -140,35 +142,10 @@ enum GlyphBlender {
         let top = max(y, frame.top)
         let bottom = min(y + maskHeight, frame.bottom)
         guard bottom > top, maskWidth > 0 else { return }
-        let fills = UInt64(table.fill) | UInt64(table.fill) << 32
-        let words = span / 2
-        let frameStride = frame.stride
-        var out = frame.pixels + top * frameStride + x
-        var made = UnsafeRawPointer(blended + (top - y) * span)
-        var coverage = maskPixels + (top - y) * maskStride
-        for _ in top..<bottom {
-            let pixels = UnsafeMutableRawPointer(out)
-            var differs: UInt64 = 0
-            var word = 0
-            while word < words {
-                differs |= pixels.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self) ^ fills
-                word &+= 1
-            }
-            if differs == 0 {
-                word = 0
-                while word < words {
-                    pixels.storeBytes(
-                        of: made.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self), toByteOffset: word &* 8,
-                        as: UInt64.self)
-                    word &+= 1
-                }
-            } else {
-                row(coverage, width: maskWidth, into: out, table: table)
-            }
-            out += frameStride
-            made += span &* 4
-            coverage += maskStride
-        }
+        marquee_glyph_draw_blended(
+            frame.pixels + top * frame.stride + x, frame.stride, blended + (top - y) * span, span,
+            maskPixels + (top - y) * maskStride, maskStride, maskWidth, bottom - top, table.fill, table.source,
+            table.inverse, table.overFill)
     }
 
     /// One row of `width` coverage bytes over the pixels at `out`.
