@@ -24,6 +24,12 @@ public final class ConstantSpans {
         public var x0: Int
         public var x1: Int
         public var pixel: UInt32
+
+        public init(x0: Int, x1: Int, pixel: UInt32) {
+            self.x0 = x0
+            self.x1 = x1
+            self.pixel = pixel
+        }
     }
 
     /// Spans a row holds at most.

@@ -353,7 +353,8 @@ public final class DRMBackend: DisplayBackend {
         }
         let back = 1 - front
         for band in rows.lacking(inBuffer: back) {
-            FrameCopier.copy(shadow, rows: band, to: buffers[back].surface, rotation: copyRotation)
+            FrameCopier.copy(
+                shadow, rows: band, to: buffers[back].surface, rotation: copyRotation, held: buffers[back].held)
         }
         rows.written(buffer: back)
         try commit(back, damage: damage)
@@ -408,7 +409,8 @@ public final class DRMBackend: DisplayBackend {
             let damage = draw(
                 target, onScreen, spans,
                 { frame, rows in
-                    FrameCopier.copy(frame, rows: rows, to: target.surface, rotation: rotation, spans: spans)
+                    FrameCopier.copy(
+                        frame, rows: rows, to: target.surface, rotation: rotation, spans: spans, held: target.held)
                 })
         else { return }
         if damage.isEmpty && !commitsWholeFrame {

@@ -15,12 +15,16 @@ final class DumbBuffer {
     let byteCount: Int
     let framebufferID: UInt32
     let memory: UnsafeMutableRawPointer
+    /// The fills the band copies left in it (`HeldSpans`): a fill it already holds is not
+    /// written again. Every write into the buffer keeps it true.
+    let held: HeldSpans
 
     init(device: DRMDevice, width: Int, height: Int) throws(DisplayError) {
         let fd = device.fd
         self.fd = fd
         self.width = width
         self.height = height
+        held = HeldSpans(height: max(width, height))
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         // Asked for whole 64-byte lines a row, so every row starts on a cache line: the quarter
         // turn writes each panel row a line at a time, and a row that starts mid-line (a
@@ -91,6 +95,7 @@ final class DumbBuffer {
 
     /// Fills the buffer with one colour (the first frame before anything is rendered).
     func fill(_ pixel: UInt32) {
+        held.forgetAll()
         for y in 0..<height {
             let row = (memory + y * pitch).assumingMemoryBound(to: UInt32.self)
             row.update(repeating: pixel, count: width)

@@ -14,6 +14,8 @@ public final class BandScanout {
     public let frameSize: PixelSize
     private let memory: ScanoutMemory
     private let keys: [Key]
+    /// What each buffer holds of the fills (`HeldSpans`), so that the copies skip them.
+    private let held: [HeldSpans]
     /// Lines held back between bands (16-bit quarter turns into rows off cache lines).
     private let carry = TurnCarry()
     private var constantSpans: ConstantSpans?
@@ -32,6 +34,7 @@ public final class BandScanout {
         self.frameSize = frameSize
         memory = ScanoutMemory(frameSize: frameSize, rotation: rotation, format: format, buffers: buffers)
         keys = (0..<buffers).map { _ in Key() }
+        held = (0..<buffers).map { _ in HeldSpans(height: frameSize.height) }
     }
 
     /// The buffer written next.
@@ -53,7 +56,9 @@ public final class BandScanout {
     /// frame's copies.
     public func copy(_ frame: PixelBuffer, rows: Range<Int>, spans: ConstantSpans? = nil) {
         let start = MonotonicClock.now()
-        FrameCopier.copy(frame, rows: rows, to: memory.surfaces[next], rotation: rotation, carry: carry, spans: spans)
+        FrameCopier.copy(
+            frame, rows: rows, to: memory.surfaces[next], rotation: rotation, carry: carry, spans: spans,
+            held: held[next])
         copyMilliseconds += (MonotonicClock.now() - start) * 1000
     }
 

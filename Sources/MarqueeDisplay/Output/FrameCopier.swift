@@ -13,9 +13,13 @@ public enum FrameCopier {
     /// `spans`: the fills the band renderer left out of `frame`'s window (`ConstantSpans`), each
     /// streamed from a register. Only the copies `spanPhase` names take them; any other is given
     /// the band with the spans written into it first.
+    ///
+    /// `held`: what the surface is known to hold (`HeldSpans`), kept true by this copy: the parts
+    /// of `spans` it already holds are not written again, and rows copied without a table are
+    /// forgotten.
     static func copy(
         _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, carry: TurnCarry? = nil,
-        spans: ConstantSpans? = nil
+        spans: ConstantSpans? = nil, held: HeldSpans? = nil
     ) {
         let panel = rotation.panelSize(ofLogical: frame.size)
         precondition(
@@ -31,10 +35,14 @@ public enum FrameCopier {
                 && spanPhase(of: surface, frameWidth: frame.width, rotation: rotation) == spans.phase
                 && spans.linePixels == Self.spanLinePixels
             {
-                return copy(frame, rows: rows, to: surface, rotation: rotation, spans: spans)
+                held?.use(width: frame.width, rotation: rotation)
+                copy(frame, rows: rows, to: surface, rotation: rotation, spans: spans, held: held)
+                held?.record(rows: rows, from: spans)
+                return
             }
             spans.materializeAll()
         }
+        held?.forget(rows: rows)
         switch surface.format {
         case .xrgb8888:
             copy(frame, rows: rows, to: surface, rotation: rotation, carry: carry, as: XRGB8888Encoding.self)
@@ -159,22 +167,32 @@ public enum FrameCopier {
     /// The streamed XRGB8888 copies with the window's spans: between spans the band's pixels, a
     /// span's lines from a register.
     private static func copy(
-        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, spans: ConstantSpans
+        _ frame: PixelBuffer, rows: Range<Int>, to surface: ScanoutSurface, rotation: Rotation, spans: ConstantSpans,
+        held: HeldSpans?
     ) {
         let source = UnsafeRawPointer(frame.baseAddress)
         let sourceRowBytes = frame.stride &* 4
         let width = surface.width
+        held?.beginCopy()
         for y in rows {
             let from = source + y &* sourceRowBytes
+            let now = spans.spans(ofRow: y)
+            // The fills to write: the spans less what the buffer already holds.
+            let fills = held?.missing(now, row: y) ?? now
+            var fill = 0
             var cursor = 0
             if rotation == .none {
                 let to = surface.base + y &* surface.bytesPerRow
-                for span in spans.spans(ofRow: y) {
+                for span in now {
                     if span.x0 > cursor {
                         StreamingStore.copyRow(
                             from: from + cursor &* 4, to: to + cursor &* 4, pixels: span.x0 &- cursor)
                     }
-                    StreamingStore.fillRow(span.pixel, to: to + span.x0 &* 4, pixels: span.x1 &- span.x0)
+                    while fill < fills.count && fills[fill].x0 < span.x1 {
+                        let part = fills[fill]
+                        StreamingStore.fillRow(part.pixel, to: to + part.x0 &* 4, pixels: part.x1 &- part.x0)
+                        fill &+= 1
+                    }
                     cursor = span.x1
                 }
                 if cursor < width {
@@ -182,9 +200,14 @@ public enum FrameCopier {
                 }
             } else {
                 let to = surface.base + (surface.height &- 1 &- y) &* surface.bytesPerRow
-                for span in spans.spans(ofRow: y) {
+                for span in now {
                     reverse(from: from, to: to, columns: cursor..<span.x0, width: width)
-                    StreamingStore.fillRow(span.pixel, to: to + (width &- span.x1) &* 4, pixels: span.x1 &- span.x0)
+                    while fill < fills.count && fills[fill].x0 < span.x1 {
+                        let part = fills[fill]
+                        StreamingStore.fillRow(
+                            part.pixel, to: to + (width &- part.x1) &* 4, pixels: part.x1 &- part.x0)
+                        fill &+= 1
+                    }
                     cursor = span.x1
                 }
                 reverse(from: from, to: to, columns: cursor..<width, width: width)
