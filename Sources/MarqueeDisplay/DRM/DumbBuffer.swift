@@ -16,15 +16,15 @@ final class DumbBuffer {
     let framebufferID: UInt32
     let memory: UnsafeMutableRawPointer
     /// The fills the band copies left in it (`HeldSpans`): a fill it already holds is not
-    /// written again. Every write into the buffer keeps it true.
-    let held: HeldSpans
+    /// written again. Every write into the buffer keeps it true. Made when first used (a
+    /// writeback target never is); frame rows are panel rows for the copies that take a table.
+    private(set) lazy var held = HeldSpans(height: height)
 
     init(device: DRMDevice, width: Int, height: Int) throws(DisplayError) {
         let fd = device.fd
         self.fd = fd
         self.width = width
         self.height = height
-        held = HeldSpans(height: max(width, height))
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         // Asked for whole 64-byte lines a row, so every row starts on a cache line: the quarter
         // turn writes each panel row a line at a time, and a row that starts mid-line (a

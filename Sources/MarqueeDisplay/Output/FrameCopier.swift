@@ -35,7 +35,11 @@ public enum FrameCopier {
                 && spanPhase(of: surface, frameWidth: frame.width, rotation: rotation) == spans.phase
                 && spans.linePixels == Self.spanLinePixels
             {
-                held?.use(width: frame.width, rotation: rotation)
+                if let held {
+                    precondition(
+                        rows.upperBound <= held.height, "FrameCopier: row \(rows.upperBound - 1) past the record")
+                    held.use(width: frame.width, rotation: rotation)
+                }
                 copy(frame, rows: rows, to: surface, rotation: rotation, spans: spans, held: held)
                 held?.record(rows: rows, from: spans)
                 return

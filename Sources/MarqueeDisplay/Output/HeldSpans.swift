@@ -31,7 +31,7 @@ public final class HeldSpans {
     /// at most as many parts as spans now and spans held together.
     private let parts: UnsafeMutablePointer<ConstantSpans.Span>
     @exclusivity(unchecked) private var partCount = 0
-    @exclusivity(unchecked) private var partsFor: (UnsafePointer<ConstantSpans.Span>?, Int)? = nil
+    @exclusivity(unchecked) private var partsFor: (spans: UnsafeBufferPointer<ConstantSpans.Span>, slot: Int)? = nil
     private static let partCapacity = 2 * ConstantSpans.perRow
 
     public init(height: Int) {
@@ -100,10 +100,10 @@ public final class HeldSpans {
         _ now: UnsafeBufferPointer<ConstantSpans.Span>, row y: Int
     ) -> UnsafeBufferPointer<ConstantSpans.Span> {
         let slot = Int(slotOfRow[y])
-        if let known = partsFor, known.0 == now.baseAddress, known.1 == slot {
+        if let known = partsFor, Self.same(known.spans, now), known.slot == slot {
             return UnsafeBufferPointer(start: parts, count: partCount)
         }
-        partsFor = (now.baseAddress, slot)
+        partsFor = (now, slot)
         let held = self.held(row: y)
         var count = 0
         var next = 0  // the first held span that may still meet a span of `now`
@@ -136,14 +136,12 @@ public final class HeldSpans {
         let rows = rows.clamped(to: 0..<height)
         guard !rows.isEmpty else { return }
         detach(after: rows)
-        var runBase: UnsafePointer<ConstantSpans.Span>? = nil
+        var run: UnsafeBufferPointer<ConstantSpans.Span>? = nil
         var runSlot = Int32(rows.lowerBound)
-        var first = true
         for y in rows {
             let now = table.spans(ofRow: y)
-            if first || now.baseAddress != runBase {
-                first = false
-                runBase = now.baseAddress
+            if run.map({ !Self.same($0, now) }) ?? true {
+                run = now
                 runSlot = Int32(y)
                 let count = min(now.count, ConstantSpans.perRow)
                 if count > 0, let from = now.baseAddress {
@@ -154,6 +152,12 @@ public final class HeldSpans {
             slotOfRow[y] = runSlot
         }
     }
+
+    /// Whether two rows' spans from one table are one run's: the same storage and count. (A row
+    /// outside the table's window has no spans, at the first run's storage.)
+    @inline(__always) private static func same(
+        _ a: UnsafeBufferPointer<ConstantSpans.Span>, _ b: UnsafeBufferPointer<ConstantSpans.Span>
+    ) -> Bool { a.baseAddress == b.baseAddress && a.count == b.count }
 
     /// The rows below `rows` that go on a run begun above them are given a slot of their own, a
     /// copy, before `rows` are written over. So every slot is named by one unbroken range of
