@@ -14,8 +14,9 @@ public final class BandScanout {
     public let frameSize: PixelSize
     private let memory: ScanoutMemory
     private let keys: [Key]
-    /// What each buffer holds of the fills (`HeldSpans`), so that the copies skip them.
-    private let held: [HeldSpans]
+    /// What each buffer holds of the fills (`HeldSpans`), so that the copies skip them; none when
+    /// made with `skipsHeldFills: false` (every fill written, to compare).
+    private let held: [HeldSpans]?
     /// Lines held back between bands (16-bit quarter turns into rows off cache lines).
     private let carry = TurnCarry()
     private var constantSpans: ConstantSpans?
@@ -28,13 +29,15 @@ public final class BandScanout {
     /// The name of one buffer, for the renderer's record of what it holds.
     public final class Key {}
 
-    public init(frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2) {
+    public init(
+        frameSize: PixelSize, rotation: Rotation, format: ScanoutFormat, buffers: Int = 2, skipsHeldFills: Bool = true
+    ) {
         self.rotation = rotation
         self.format = format
         self.frameSize = frameSize
         memory = ScanoutMemory(frameSize: frameSize, rotation: rotation, format: format, buffers: buffers)
         keys = (0..<buffers).map { _ in Key() }
-        held = (0..<buffers).map { _ in HeldSpans(height: frameSize.height) }
+        held = skipsHeldFills ? (0..<buffers).map { _ in HeldSpans(height: frameSize.height) } : nil
     }
 
     /// The buffer written next.
@@ -58,7 +61,7 @@ public final class BandScanout {
         let start = MonotonicClock.now()
         FrameCopier.copy(
             frame, rows: rows, to: memory.surfaces[next], rotation: rotation, carry: carry, spans: spans,
-            held: held[next])
+            held: held?[next])
         copyMilliseconds += (MonotonicClock.now() - start) * 1000
     }
 

@@ -18,7 +18,11 @@ final class BenchBandPath {
     let usesSpans = getenv("MARQUEE_BENCH_SPANS").map { String(cString: $0) != "off" } ?? true
 
     init(frameSize: PixelSize, rows: Int, rotation: Rotation, format: ScanoutFormat, isDisplayPath: Bool = false) {
-        scanout = BandScanout(frameSize: frameSize, rotation: rotation, format: format)
+        // The copies skip the fills each buffer already holds (`HeldSpans`), as DRM's do; not
+        // for `MARQUEE_BENCH_HELD=off`, to compare.
+        let skipsHeldFills = getenv("MARQUEE_BENCH_HELD").map { String(cString: $0) != "off" } ?? true
+        scanout = BandScanout(
+            frameSize: frameSize, rotation: rotation, format: format, skipsHeldFills: skipsHeldFills)
         band = BandBuffer(
             frameWidth: frameSize.width, frameHeight: frameSize.height, rows: rows,
             phase: FrameCopier.bandPhase(frameHeight: frameSize.height, rows: rows, rotation: rotation))
