@@ -133,57 +133,21 @@ final class HeldSpansTests: XCTestCase {
     /// when the run's first rows are written over later: a fill the buffer does not hold there
     /// is still written.
     func testAWindowThatCutsARunLeavesTheRestOfItsRowsTheirSpans() {
-        let width = 64
-        for rotation in [Rotation.none, .half] {
-            let size = PixelSize(width: width, height: 8)
-            let skipping = ScanoutMemory(frameSize: size, rotation: rotation, format: .xrgb8888, buffers: 1)
-            let full = ScanoutMemory(frameSize: size, rotation: rotation, format: .xrgb8888, buffers: 1)
-            let held = HeldSpans(height: 8)
-            let band = PixelBuffer(width: width, height: 8)
-            // All eight rows one fill (one run), then rows 2-3, then rows 0-1, then rows 4-7 in
-            // the colour rows 0-1 took.
-            for (rows, pixel) in [
-                (0..<8, UInt32(0xFF11_1111)), (2..<4, 0xFF22_2222), (0..<2, 0xFF33_3333), (4..<8, 0xFF33_3333),
-            ] {
-                let spans = ConstantSpans(rows: 8, linePixels: 16, phase: 0)
-                spans.begin(window: rows, of: band)
-                spans.fill(columns: 0..<width, rows: rows, pixel: pixel)
-                FrameCopier.copy(
-                    band, rows: rows, to: skipping.surfaces[0], rotation: rotation, spans: spans, held: held)
-                spans.materializeAll()
-                FrameCopier.copy(band, rows: rows, to: full.surfaces[0], rotation: rotation)
-                XCTAssertEqual(
-                    skipping.bytes(of: 0), full.bytes(of: 0), "turned \(rotation.rawValue), after rows \(rows)")
-            }
-        }
+        // All eight rows one fill (one run), then rows 2-3, then rows 0-1, then rows 4-7 in the
+        // colour rows 0-1 took.
+        assertEightRowCopies(
+            [(0..<8, 0xFF11_1111), (2..<4, 0xFF22_2222), (0..<2, 0xFF33_3333), (4..<8, 0xFF33_3333)],
+            copying: { $0 })
     }
 
     /// Rows copied with a table but outside its window come from the band: they are neither
     /// taken for the window's first run (whose spans share their storage) nor recorded as
     /// holding its spans.
     func testRowsOutsideTheWindowAreNotTheFirstRun() {
-        let width = 64
-        for rotation in [Rotation.none, .half] {
-            let size = PixelSize(width: width, height: 8)
-            let skipping = ScanoutMemory(frameSize: size, rotation: rotation, format: .xrgb8888, buffers: 1)
-            let full = ScanoutMemory(frameSize: size, rotation: rotation, format: .xrgb8888, buffers: 1)
-            let held = HeldSpans(height: 8)
-            let band = PixelBuffer(width: width, height: 8)
-            // Rows 0-7 one fill; then rows 0-7 copied with a table whose window is rows 4-7, in
-            // another colour; then the first colour again over rows 0-3 only, rows 4-7 outside.
-            for (window, pixel) in [(0..<8, UInt32(0xFF11_1111)), (4..<8, 0xFF22_2222), (0..<4, 0xFF11_1111)] {
-                band.withPixels { $0.update(repeating: 0xFF99_9999) }
-                let spans = ConstantSpans(rows: 8, linePixels: 16, phase: 0)
-                spans.begin(window: window, of: band)
-                spans.fill(columns: 0..<width, rows: window, pixel: pixel)
-                FrameCopier.copy(
-                    band, rows: 0..<8, to: skipping.surfaces[0], rotation: rotation, spans: spans, held: held)
-                spans.materializeAll()
-                FrameCopier.copy(band, rows: 0..<8, to: full.surfaces[0], rotation: rotation)
-                XCTAssertEqual(
-                    skipping.bytes(of: 0), full.bytes(of: 0), "turned \(rotation.rawValue), window \(window)")
-            }
-        }
+        // Rows 0-7 one fill; then rows 0-7 copied with a table whose window is rows 4-7, in
+        // another colour; then the first colour again over rows 0-3 only, rows 4-7 outside.
+        assertEightRowCopies(
+            [(0..<8, 0xFF11_1111), (4..<8, 0xFF22_2222), (0..<4, 0xFF11_1111)], copying: { _ in 0..<8 })
     }
 
     /// A record made for one turn or width is not used for another.
@@ -203,6 +167,37 @@ final class HeldSpansTests: XCTestCase {
         held.record(rows: 0..<4, from: spans)
         held.use(width: 80, rotation: .half)
         XCTAssertTrue(held.held(row: 1).isEmpty)
+    }
+
+    /// Each step's window filled whole in its colour over a band of another, the rows
+    /// `copying(window)` copied into a 64x8 buffer with its record and into another in full; the
+    /// two must be byte for byte the same after every step, unturned and turned by half.
+    private func assertEightRowCopies(
+        _ steps: [(window: Range<Int>, pixel: UInt32)], copying: (Range<Int>) -> Range<Int>,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let width = 64
+        for rotation in [Rotation.none, .half] {
+            let size = PixelSize(width: width, height: 8)
+            let skipping = ScanoutMemory(frameSize: size, rotation: rotation, format: .xrgb8888, buffers: 1)
+            let full = ScanoutMemory(frameSize: size, rotation: rotation, format: .xrgb8888, buffers: 1)
+            let held = HeldSpans(height: 8)
+            let band = PixelBuffer(width: width, height: 8)
+            for (window, pixel) in steps {
+                band.withPixels { $0.update(repeating: 0xFF99_9999) }
+                let spans = ConstantSpans(rows: 8, linePixels: 16, phase: 0)
+                spans.begin(window: window, of: band)
+                spans.fill(columns: 0..<width, rows: window, pixel: pixel)
+                let rows = copying(window)
+                FrameCopier.copy(
+                    band, rows: rows, to: skipping.surfaces[0], rotation: rotation, spans: spans, held: held)
+                spans.materializeAll()
+                FrameCopier.copy(band, rows: rows, to: full.surfaces[0], rotation: rotation)
+                XCTAssertEqual(
+                    skipping.bytes(of: 0), full.bytes(of: 0), "turned \(rotation.rawValue), window \(window)",
+                    file: file, line: line)
+            }
+        }
     }
 
     private func randomTable(
