@@ -31,7 +31,8 @@ struct DrawnItem {
     var rotation: Double
     var tint: Color?
     /// The rows the item can touch, widened for what is drawn past its frame (antialiasing and
-    /// bilinear filtering; a header's glyphs, which may be taller than its row).
+    /// bilinear filtering; a header's glyphs, which may be taller than its row; a card's elements
+    /// that reach past the card, `CardContent.reachAbove` and `reachBelow`).
     var rows: Range<Int>
     /// The rows the item draws on, when fewer than `rows`: the old rows of an updated card laid
     /// over the new one, unturned and unscaled (a crossfade of some elements). Only these rows
@@ -42,7 +43,9 @@ struct DrawnItem {
     /// contents differ (`FrameDamage.compute`'s `changedRows`).
     var drawsWholeCard = false
 
-    init(_ item: DisplayList.Item, look: Look, reach: Double) {
+    /// `above` and `below` are the rows the content draws past the frame's top and bottom,
+    /// unscaled (a card's elements that reach past it).
+    init(_ item: DisplayList.Item, look: Look, reach: Double, above: Int = 0, below: Int = 0) {
         self.look = look
         frame = item.frame
         alpha = item.alpha
@@ -54,8 +57,10 @@ struct DrawnItem {
         let halfHeight = item.frame.height / 2 * item.scale
         let extent = abs(sin(item.rotation)) * halfWidth + abs(cos(item.rotation)) * halfHeight
         let center = item.frame.y + item.frame.height / 2
-        let top = Int((center - extent - reach).rounded(.down))
-        let bottom = Int((center + extent + reach).rounded(.up))
+        // Scaled with the item; turned, either may lie on either side.
+        let past = item.rotation == 0 ? (above, below) : (max(above, below), max(above, below))
+        let top = Int((center - extent - reach - Double(past.0) * item.scale).rounded(.down))
+        let bottom = Int((center + extent + reach + Double(past.1) * item.scale).rounded(.up))
         rows = top..<max(top, bottom)
     }
 

@@ -293,6 +293,16 @@ public final class Renderer {
         // for another the same frame shows.
         imageProvider?.beginFrame()
         defer { imageProvider?.endFrame() }
+        // Cards draw within their frame, but for antialiasing and filtering, and their elements
+        // that reach past it (`CardContent.reachAbove`); a header's glyphs can be taller than its
+        // row (by up to its font size, scaled with it, plus the filter's reach when it is
+        // transformed).
+        let cardReach = 3.0
+        func cardItem(_ item: DisplayList.Item, _ card: Card?, _ content: CardContent?) -> DrawnItem {
+            DrawnItem(
+                item, look: card.map { .card($0) } ?? .header(nil), reach: cardReach,
+                above: content?.reachAbove ?? 0, below: content?.reachBelow ?? 0)
+        }
         func resolved(_ card: Card, _ item: DisplayList.Item, overlay: Bool = false, ownTemplate: CardTemplate? = nil)
             -> CardContent?
         {
@@ -308,9 +318,12 @@ public final class Renderer {
             // so that its state (pending, fading in) is known whether or not its rows are drawn.
             // A card drawn from its whole raster shows its pictures in that raster: a picture's
             // change (ready, each step of its fade-in) redraws the whole item.
+            // The item's rows: a card too large for one raster is drawn as it is, transformed or
+            // not, and its elements' reach past the card is part of them.
+            func itemRows() -> Range<Int> { cardItem(item, nil, made).rows }
             if !asPieces, !made.images.isEmpty {
                 let box = item.boundingBox
-                let rows = Int((box.y - 3).rounded(.down))..<Int((box.maxY + 3).rounded(.up))
+                let rows = itemRows()
                 for placed in made.images {
                     let (value, settled) = imageLook(placed, time: list.time)
                     wanted.pieces.append(DrawnPiece(x: box.x, y: box.y, rows: rows, value: value))
@@ -322,7 +335,7 @@ public final class Renderer {
             } else if !made.clocks.isEmpty {
                 // Drawn whole from one raster: a clock's change redraws the whole item.
                 let box = item.boundingBox
-                let rows = Int((box.y - 3).rounded(.down))..<Int((box.maxY + 3).rounded(.up))
+                let rows = itemRows()
                 for clock in made.clocks {
                     let text = ClockFormat.text(clock.format, at: list.clockTime)
                     wanted.pieces.append(DrawnPiece(x: box.x, y: box.y, rows: rows, value: text.hashValue))
@@ -334,21 +347,18 @@ public final class Renderer {
             }
             return made
         }
-        // Cards draw within their frame, but for antialiasing and filtering; a header's glyphs can
-        // be taller than its row (by up to its font size, scaled with it, plus the filter's reach
-        // when it is transformed).
-        let cardReach = 3.0
         for item in list.items {
             let headerItemReach = Double(headerReach) * max(1, item.scale) + cardReach
             switch item.content {
             case .card(let card, _, _, _), .leavingCard(let card, _):
-                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
+                let content = resolved(card, item)
+                var drawn = cardItem(item, card, content)
                 drawn.drawsWholeCard = true
                 wanted.items.append(drawn)
-                itemContents.append(resolved(card, item))
+                itemContents.append(content)
             case .fadingRows(let card, _, let rows):
-                var drawn = DrawnItem(item, look: .card(card), reach: cardReach)
                 let content = resolved(card, item)
+                var drawn = cardItem(item, card, content)
                 // Unturned, unscaled and untinted, the old rows are all it draws
                 // (`drawFadingRows`); otherwise it is the whole old card.
                 if item.scale == 1, item.rotation == 0, item.tint == nil, let content, rastersWhole(content) {
@@ -365,11 +375,13 @@ public final class Renderer {
                 wanted.items.append(DrawnItem(item, look: .header(title), reach: headerItemReach))
                 itemContents.append(nil)
             case .band(let card, _):
-                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
-                itemContents.append(resolved(card, item, overlay: true))
+                let content = resolved(card, item, overlay: true)
+                wanted.items.append(cardItem(item, card, content))
+                itemContents.append(content)
             case .alert(let card, let template):
-                wanted.items.append(DrawnItem(item, look: .card(card), reach: cardReach))
-                itemContents.append(resolved(card, item, overlay: true, ownTemplate: template))
+                let content = resolved(card, item, overlay: true, ownTemplate: template)
+                wanted.items.append(cardItem(item, card, content))
+                itemContents.append(content)
             }
         }
         lastOffset = list.offset
@@ -393,7 +405,7 @@ public final class Renderer {
         var rows: [Range<Int>] = []
         for element in template.elements
         where element.fieldNames.contains(where: { before.fields[$0] != after.fields[$0] }) {
-            let changed = element.rows(width: width, height: height)
+            let changed = element.reach(width: width, height: height)
             rows.append(top + changed.lowerBound - 1..<top + changed.upperBound + 1)
         }
         return rows

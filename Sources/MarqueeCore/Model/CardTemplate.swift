@@ -190,8 +190,17 @@ public struct TemplateElement: Hashable, Sendable {
     /// antialiasing), for damage and crossfades. Text reaches down to its last line's baseline
     /// (0.8 of the size below the box's top for the first) and half a size past it, also when the
     /// box is shorter than that: a marquee in a box 4 pixels tall for 40-pixel text left its old
-    /// descenders behind as it scrolled.
+    /// descenders behind as it scrolled. Cut to the card's rows (`reach` is not).
     public func rows(width: Double, height: Double) -> Range<Int> {
+        let rows = reach(width: width, height: height)
+        let top = max(0, rows.lowerBound)
+        return top..<max(top, min(Int(height.rounded(.up)), rows.upperBound))
+    }
+
+    /// The rows the element can draw on, relative to the card's top, as `rows` gives them but not
+    /// cut to the card: text placed near the card's bottom with a large size, or above its top,
+    /// draws its glyphs past the card (an image past it too, within its box).
+    public func reach(width: Double, height: Double) -> Range<Int> {
         let box = frame(width: width, height: height)
         let reach: Double
         var end = box.maxY
@@ -201,8 +210,8 @@ public struct TemplateElement: Hashable, Sendable {
             end = max(end, box.y + text.firstBaseline + Double(max(1, text.lines) - 1) * text.lineHeight)
         case .image, .box: reach = 1
         }
-        let top = max(0, Int((box.y - reach).rounded(.down)))
-        let bottom = min(Int(height.rounded(.up)), Int((end + reach).rounded(.up)))
+        let top = Int((box.y - reach).rounded(.down))
+        let bottom = Int((end + reach).rounded(.up))
         return top..<max(top, bottom)
     }
 }

@@ -57,6 +57,12 @@ final class CardContent {
         }
         return lines + pictures + strips
     }()
+    /// How many rows the elements may draw above the card's top and below its bottom (the most
+    /// any element's `TemplateElement.reach` passes them; 0 when none does): text placed near an
+    /// edge with a large size, or partly outside the card. Drawn as it is, the card's glyphs
+    /// land there, so the item's rows (`DrawnItem.rows`) include them.
+    var reachAbove = 0
+    var reachBelow = 0
     /// When the text layer was last drawn, for `TextLayerBudget`.
     var lastUse: UInt64 = 0
 

@@ -85,7 +85,15 @@ struct CardResolver {
                 x: Int(frame.x.rounded()), y: Int(frame.y.rounded()), width: Int(frame.width.rounded()),
                 height: Int(frame.height.rounded())
             )
-            let rows = element.rows(width: cardWidth, height: cardHeight)
+            // Not cut to the card: text (and a picture) may draw past it. Boxes are cut to the
+            // surface below.
+            let rows = element.reach(width: cardWidth, height: cardHeight)
+            switch element.kind {
+            case .box: break
+            case .text, .clock, .image:
+                content.reachAbove = max(content.reachAbove, -rows.lowerBound)
+                content.reachBelow = max(content.reachBelow, rows.upperBound - content.surface.height)
+            }
             switch element.kind {
             case .box(let fill, let radius):
                 let color: Color?
