@@ -12,18 +12,8 @@ import XCTest
 /// is compared with the whole frame copied out.
 final class OverhangTests: XCTestCase {
     private static func deck(element: String) throws -> Deck {
-        try DeckDecoder.decode(
-            """
-            { "layout": { "type": "list", "insets": { "top": 20, "left": 20, "bottom": 20, "right": 20 },
-                          "spacing": 60, "cardHeight": 120 },
-              "style": { "background": "#121a2b", "cardColor": "#f2f4f8", "cornerRadius": 12,
-                         "textColor": "#1a1a1f" },
-              "templates": { "t": { "height": 120, "elements": [ \(element) ] } },
-              "sections": [ { "cards": [
-                { "id": "a", "template": "t", "fields": { "m": "Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy" } },
-                { "id": "b", "template": "t", "fields": { "m": "Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy" } },
-                { "id": "c", "template": "t", "fields": { "m": "Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy" } } ] } ] }
-            """)
+        try OneTemplateDecks.deck(
+            element: element, text: "Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy Qgjpqy", spacing: 60)
     }
 
     func testTextReachingBelowItsCardIsDrawnInEveryBand() throws {

@@ -11,19 +11,8 @@ import XCTest
 /// does not hold; a clock's line is laid out anew each second and may reach past its card.
 final class SpanForegroundTests: XCTestCase {
     private static func deck(element: String) throws -> Deck {
-        let long = String(repeating: "gjpqy Qgjy ", count: 12)
-        return try DeckDecoder.decode(
-            """
-            { "layout": { "type": "list", "insets": { "top": 20, "left": 20, "bottom": 20, "right": 20 },
-                          "spacing": 12, "cardHeight": 120 },
-              "style": { "background": "#121a2b", "cardColor": "#f2f4f8", "cornerRadius": 12,
-                         "textColor": "#1a1a1f" },
-              "templates": { "t": { "height": 120, "elements": [ \(element) ] } },
-              "sections": [ { "cards": [
-                { "id": "a", "template": "t", "fields": { "m": "\(long)" } },
-                { "id": "b", "template": "t", "fields": { "m": "\(long)" } },
-                { "id": "c", "template": "t", "fields": { "m": "\(long)" } } ] } ] }
-            """)
+        try OneTemplateDecks.deck(
+            element: element, text: String(repeating: "gjpqy Qgjy ", count: 12), spacing: 12)
     }
 
     func testAMarqueeInABoxShorterThanItsTextIsDrawnWhole() throws {
