@@ -45,41 +45,8 @@ final class OverhangTests: XCTestCase {
             ))
     }
 
-    /// Frames at 0, 0.5, ... 2 s, unturned and turned by half, through bands with the table and
-    /// without, each against the whole frame copied out.
     private func check(_ deck: Deck) throws {
-        let size = PixelSize(width: 640, height: 480)
-        for rotation in [Rotation.none, .half] {
-            var scene = Scene(deck: deck, viewport: size)
-            scene.clockOffset = 1_800_000_000
-            var list = DisplayList()
-            let renderers = try (0..<2).map { _ in try Renderer() }
-            let scanouts = (0..<2).map { _ in BandScanout(frameSize: size, rotation: rotation, format: .xrgb8888) }
-            let bands = (0..<2).map { _ in BandBuffer(frameWidth: size.width, frameHeight: size.height, rows: 16) }
-            let spans = try XCTUnwrap(scanouts[0].spans(bandRows: 16))
-            for k in 0..<5 {
-                let time = Double(k) / 2
-                _ = scene.frame(at: FrameTime(timestamp: time - 1.0 / 60, targetTimestamp: time), into: &list)
-                let whole = PixelBuffer(width: size.width, height: size.height)
-                try Renderer().render(list, deck: deck, into: whole)
-                let expected = BandScanout(frameSize: size, rotation: rotation, format: .xrgb8888)
-                expected.copy(whole, rows: 0..<size.height)
-                expected.flip()
-                let wanted = expected.bytes(of: try XCTUnwrap(expected.front))
-                for index in 0..<2 {
-                    let scanout = scanouts[index]
-                    let table = index == 0 ? spans : nil
-                    let changed = try renderers[index].render(
-                        list, deck: deck, bandsFor: scanout.back, onScreen: scanout.front, through: bands[index],
-                        spans: table
-                    ) { view, window in scanout.copy(view, rows: window, spans: table) }
-                    if !changed.isEmpty { scanout.flip() }
-                    XCTAssertTrue(
-                        scanout.bytes(of: try XCTUnwrap(scanout.front)) == wanted,
-                        "turned \(rotation.rawValue), \(index == 0 ? "with" : "without") the table: the frame at \(time) s differs from the whole frame"
-                    )
-                }
-            }
-        }
+        try OneTemplateDecks.checkBandsMatchWholeFrames(
+            deck, size: PixelSize(width: 640, height: 480), bandRows: 16, frames: 5)
     }
 }
